@@ -1,0 +1,41 @@
+//! Expands the book's includes with mdBook's own preprocessor, then hands every chapter to
+//! skeptic, which turns each `rust` block into a test: compiled, and run unless `no_run`.
+//!
+//! Blocks marked `compile_fail` are left out here: `tests/compile_fail.rs` checks that they
+//! fail with the error the book shows.
+
+use std::path::PathBuf;
+
+use mdbook_driver::MDBook;
+use mdbook_driver::book::BookItem;
+use mdbook_driver::builtin_renderers::MarkdownRenderer;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap());
+    let root = manifest.join("../..");
+    for watched in ["book.toml", "src", "crates/examples", "kernels"] {
+        println!("cargo:rerun-if-changed={}", root.join(watched).display());
+    }
+    let book = MDBook::load(&root).unwrap_or_else(|e| panic!("mdBook could not load the book: {e:#}"));
+    let (book, _) = book
+        .preprocess_book(&MarkdownRenderer::new())
+        .unwrap_or_else(|e| panic!("mdBook could not expand the book: {e:#}"));
+
+    let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("expanded");
+    let mut files = Vec::new();
+    for item in book.iter() {
+        let BookItem::Chapter(chapter) = item else { continue };
+        let Some(path) = &chapter.path else { continue };
+        // skeptic names each test after its file, so flatten `ch01-parallelism/races.md`.
+        let flat = path.to_string_lossy().replace(['/', '\\', '-'], "_");
+        let file = out.join(flat);
+        let text = chapter.content.replace("```rust,compile_fail", "```text");
+        // Rewrite only what changed: a newer file would make cargo rerun this script every time.
+        if std::fs::read_to_string(&file).ok().as_deref() != Some(text.as_str()) {
+            std::fs::create_dir_all(&out).unwrap();
+            std::fs::write(&file, text).unwrap();
+        }
+        files.push(file);
+    }
+    skeptic::generate_doc_tests(&files);
+}

@@ -1,0 +1,230 @@
+//! The GPU check: runs every GPU program of the book on this machine, compares each output
+//! with the book's, and writes the results table that the book's results page shows.
+//!
+//! It runs from the bundle that `scripts/gpu-bundle.sh` makes:
+//!
+//! ```text
+//! gpu-bundle/gpu-check [--sanitize] [--out DIR]
+//! ```
+//!
+//! Without options it checks outputs and timings; `--sanitize` runs every GPU program under
+//! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead. Everything it
+//! writes goes to `DIR` (default `gpu-check-out`): `results.md`, `metrics.tsv`, and under
+//! `outputs/` what each program printed, in the book's expected-output layout.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use checker::{Case, compare, find_cases};
+
+const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
+const TIMEOUT_S: &str = "300";
+
+struct Tally {
+    passed: usize,
+    failed: Vec<String>,
+    skipped: Vec<String>,
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let sanitize = args.iter().any(|a| a == "--sanitize");
+    let out = args
+        .iter()
+        .position(|a| a == "--out")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from("gpu-check-out"));
+    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--sanitize" && *a != "--out") {
+        eprintln!("Error: unknown option `{bad}`; use --sanitize and --out DIR.");
+        std::process::exit(2);
+    }
+    let here = std::env::current_exe()
+        .ok()
+        .and_then(|p| p.parent().map(Path::to_path_buf))
+        .unwrap_or_else(|| PathBuf::from("."));
+    let (bin_dir, case_dir) = (here.join("bin"), here.join("cases"));
+    let mut cases: Vec<Case> = Vec::new();
+    for path in find_cases(&case_dir) {
+        match Case::read(&path, &case_dir) {
+            Ok(case) if case.gpu => cases.push(case),
+            Ok(_) => {}
+            Err(e) => {
+                eprintln!("Error: {e}");
+                std::process::exit(1);
+            }
+        }
+    }
+    if cases.is_empty() {
+        eprintln!("Error: no GPU programs found under {}.", case_dir.display());
+        std::process::exit(1);
+    }
+    // The ceilings go first: the rest of the table is measured against them.
+    cases.sort_by_key(|c| (c.bin != "ceilings", c.name.clone()));
+    std::fs::create_dir_all(out.join("outputs")).unwrap_or_else(|e| {
+        eprintln!("Error: cannot create {}: {e}.", out.display());
+        std::process::exit(1)
+    });
+
+    let tally = if sanitize {
+        let expected = read_expected_findings(&here.join("cases/sanitizer-expected.txt"));
+        run_sanitizer(&cases, &bin_dir, &expected)
+    } else {
+        let tally = run_outputs(&cases, &bin_dir, &out);
+        write_results(&out);
+        tally
+    };
+    if !tally.skipped.is_empty() {
+        println!("skipped (no GPU): {}", tally.skipped.join(", "));
+    }
+    if !tally.failed.is_empty() {
+        println!("failed: {}", tally.failed.join(", "));
+    }
+    println!(
+        "{} passed, {} failed, {} skipped",
+        tally.passed,
+        tally.failed.len(),
+        tally.skipped.len()
+    );
+    std::process::exit(if tally.failed.is_empty() { 0 } else { 1 });
+}
+
+fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
+    let metrics = out.join("metrics.tsv");
+    let _ = std::fs::remove_file(&metrics);
+    let metrics_env = metrics.to_string_lossy().into_owned();
+    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+    for case in cases {
+        let run = match case.run(bin_dir, &[("COURSE_METRICS", &metrics_env)]) {
+            Ok(run) => run,
+            Err(e) => {
+                println!("FAILED {}: {e}", case.name);
+                tally.failed.push(case.name.clone());
+                continue;
+            }
+        };
+        let saved = out.join("outputs").join(format!("{}.gpu.txt", case.name));
+        if let Some(dir) = saved.parent() {
+            let _ = std::fs::create_dir_all(dir);
+        }
+        let _ = std::fs::write(&saved, format!("{}\n{}", case.command_line(), run.printed));
+        if run.skipped_for_no_gpu() {
+            println!("skipped {}: {}", case.name, run.printed.trim());
+            tally.skipped.push(case.name.clone());
+            continue;
+        }
+        match compare(&case.expected, &run.printed) {
+            Ok(()) => {
+                println!("ok     {}", case.name);
+                tally.passed += 1;
+            }
+            Err(why) => {
+                println!("FAILED {}: {why}", case.name);
+                tally.failed.push(case.name.clone());
+            }
+        }
+    }
+    tally
+}
+
+/// `program tool` pairs that must be flagged: the book's deliberately racy demos.
+fn read_expected_findings(path: &Path) -> Vec<(String, String)> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(|l| l.split('#').next().unwrap_or("").trim())
+        .filter(|l| !l.is_empty())
+        .filter_map(|l| l.split_once(char::is_whitespace))
+        .map(|(p, t)| (p.trim().to_string(), t.trim().to_string()))
+        .collect()
+}
+
+fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) -> Tally {
+    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+    for case in cases {
+        for tool in SANITIZER_TOOLS {
+            let label = format!("{} under {tool}", case.name);
+            let mut cmd = Command::new("timeout");
+            cmd.arg(TIMEOUT_S)
+                .arg("compute-sanitizer")
+                .args(["--tool", tool, "--error-exitcode", "99"])
+                .args(if tool == "initcheck" { vec!["--track-unused-memory", "yes"] } else { vec![] })
+                .arg(bin_dir.join(&case.bin))
+                .args(&case.args);
+            let output = match cmd.output() {
+                Ok(o) => o,
+                Err(e) => {
+                    println!("FAILED {label}: cannot start compute-sanitizer: {e}");
+                    tally.failed.push(label);
+                    continue;
+                }
+            };
+            let code = output.status.code().unwrap_or(-1);
+            let text = String::from_utf8_lossy(&output.stdout);
+            let summary = text.lines().filter(|l| l.contains("ERROR SUMMARY")).last().unwrap_or("no summary");
+            let wanted = expected.iter().any(|(p, t)| *p == case.bin && t == tool);
+            match (code, wanted) {
+                (checker::EXIT_NO_GPU, _) => {
+                    println!("skipped {label}: no GPU");
+                    tally.skipped.push(label);
+                }
+                (0, false) => {
+                    println!("clean  {label} ({})", summary.trim_start_matches("========= ").trim());
+                    tally.passed += 1;
+                }
+                (99, true) => {
+                    println!("found  {label}, as expected ({})", summary.trim_start_matches("========= ").trim());
+                    tally.passed += 1;
+                }
+                (0, true) => {
+                    println!("FAILED {label}: the race this demo shows was not found");
+                    tally.failed.push(label);
+                }
+                (code, _) => {
+                    let finding: Vec<&str> = text.lines().filter(|l| l.starts_with("=========")).take(12).collect();
+                    println!("FAILED {label} (exit status {code}):\n{}", finding.join("\n"));
+                    tally.failed.push(label);
+                }
+            }
+        }
+    }
+    tally
+}
+
+/// `results.md`: each measurement with its rate and its share of the ceiling measured in the
+/// same run (device-to-device copy for bytes, cuBLAS SGEMM for FP32 operations).
+fn write_results(out: &Path) {
+    let text = std::fs::read_to_string(out.join("metrics.tsv")).unwrap_or_default();
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).filter(|r: &Vec<&str>| r.len() == 5).collect();
+    let rate = |r: &Vec<&str>| -> f64 {
+        let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
+        let amount: f64 = r[4].parse().unwrap_or(f64::NAN);
+        amount / (ms * 1e-3)
+    };
+    let mut ceilings: BTreeMap<&str, f64> = BTreeMap::new();
+    for r in rows.iter().filter(|r| r[0] == "ceilings") {
+        ceilings.insert(r[3], rate(r));
+    }
+    let gpu = std::fs::read_to_string(out.join("outputs/ch02/ceilings.gpu.txt"))
+        .ok()
+        .and_then(|t| t.lines().find(|l| l.starts_with("GPU: ")).map(|l| l[5..].to_string()))
+        .unwrap_or_else(|| "unknown GPU".into());
+    let mut md = format!(
+        "Measured on **{gpu}** by `gpu-check`. Ceilings measured in the same run: \
+         device-to-device copy {}, cuBLAS SGEMM {}.\n\n\
+         | program | measurement | median time | rate | share of ceiling |\n\
+         | --- | --- | ---: | ---: | ---: |\n",
+        ceilings.get("bytes").map_or("not measured".into(), |r| format!("{:.0} GB/s", r / 1e9)),
+        ceilings.get("flops").map_or("not measured".into(), |r| format!("{:.1} TFLOP/s", r / 1e12)),
+    );
+    for r in &rows {
+        let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
+        let (value, unit) = if r[3] == "bytes" { (rate(r) / 1e9, "GB/s") } else { (rate(r) / 1e9, "GFLOP/s") };
+        let share = ceilings.get(r[3]).map_or("–".into(), |c| format!("{:.0}%", 100.0 * rate(r) / c));
+        md.push_str(&format!("| `{}` | {} | {ms:.3} ms | {value:.0} {unit} | {share} |\n", r[0], r[1]));
+    }
+    if let Err(e) = std::fs::write(out.join("results.md"), md) {
+        eprintln!("Error: cannot write results.md: {e}.");
+    }
+}

@@ -1,0 +1,117 @@
+//! Finding and reading expected-output files.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+/// One expected-output file: the command it names and what it expects.
+#[derive(Clone, Debug)]
+pub struct Case {
+    /// `ch01/amdahl`: the file's path under the examples crate, without `.txt` / `.gpu.txt`.
+    pub name: String,
+    pub path: PathBuf,
+    pub bin: String,
+    pub args: Vec<String>,
+    /// Everything after the command line.
+    pub expected: String,
+    pub gpu: bool,
+}
+
+const PREFIX: &str = "$ cargo run --release --bin ";
+
+impl Case {
+    /// Read an expected-output file. An unknown command is an error, never a skip.
+    pub fn read(path: &Path, root: &Path) -> Result<Case, String> {
+        let text = std::fs::read_to_string(path)
+            .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+        let (command, expected) = text.split_once('\n').unwrap_or((text.as_str(), ""));
+        let Some(rest) = command.strip_prefix(PREFIX) else {
+            return Err(format!(
+                "{}: the first line must be `{PREFIX}NAME [-- ARGS]`, not `{command}`",
+                path.display()
+            ));
+        };
+        let mut words = rest.split_whitespace();
+        let bin = words.next().unwrap_or_default().to_string();
+        let args: Vec<String> = match words.next() {
+            None => Vec::new(),
+            Some("--") => words.map(String::from).collect(),
+            Some(other) => {
+                return Err(format!("{}: unknown word `{other}` in the command", path.display()));
+            }
+        };
+        let file = path.file_name().unwrap_or_default().to_string_lossy();
+        let gpu = file.ends_with(".gpu.txt");
+        let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
+        let name = rel.trim_end_matches(".txt").trim_end_matches(".gpu").to_string();
+        Ok(Case { name, path: path.into(), bin, args, expected: expected.to_string(), gpu })
+    }
+
+    /// The command line as the book shows it.
+    pub fn command_line(&self) -> String {
+        let mut line = format!("{PREFIX}{}", self.bin);
+        if !self.args.is_empty() {
+            line.push_str(" -- ");
+            line.push_str(&self.args.join(" "));
+        }
+        line
+    }
+
+    /// Run the program from `bin_dir` with extra environment, and render what it printed in
+    /// the layout of an expected-output file (without the command line).
+    pub fn run(&self, bin_dir: &Path, env: &[(&str, &str)]) -> Result<Run, String> {
+        let exe = bin_dir.join(&self.bin);
+        let mut cmd = Command::new(&exe);
+        cmd.args(&self.args);
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        let code = out.status.code().unwrap_or(-1);
+        let mut printed = String::from_utf8_lossy(&out.stdout).into_owned();
+        printed.push_str(&String::from_utf8_lossy(&out.stderr));
+        if code != 0 && code != crate::EXIT_NO_GPU {
+            if !printed.is_empty() && !printed.ends_with('\n') {
+                printed.push('\n');
+            }
+            printed.push_str(&format!("[exit status: {code}]\n"));
+        }
+        Ok(Run { code, printed })
+    }
+
+    /// Replace the file's expected output with `printed` (the `BLESS=1` path).
+    pub fn bless(&self, printed: &str) -> Result<(), String> {
+        let text = format!("{}\n{printed}", self.command_line());
+        std::fs::write(&self.path, text).map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+    }
+}
+
+/// What one run of a program printed.
+pub struct Run {
+    pub code: i32,
+    pub printed: String,
+}
+
+impl Run {
+    pub fn skipped_for_no_gpu(&self) -> bool {
+        self.code == crate::EXIT_NO_GPU
+    }
+}
+
+/// Every expected-output file under `root` (recursively), sorted by path.
+pub fn find_cases(root: &Path) -> Vec<PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == "txt") {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}

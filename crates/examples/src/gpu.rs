@@ -1,0 +1,49 @@
+//! Finding the GPU without panicking when there is none.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, sys};
+
+/// Exit status of a program that needs a GPU and finds none. The tests count it as skipped.
+pub const EXIT_NO_GPU: i32 = 77;
+
+/// The first GPU, or the reason there is none.
+pub fn find_gpu() -> Result<Arc<CudaContext>, String> {
+    // cudarc panics when it cannot load libcuda, so look for the library first.
+    if !unsafe { sys::is_culib_present() } {
+        return Err("no NVIDIA driver (libcuda) is installed".into());
+    }
+    CudaContext::new(0).map_err(|e| format!("the NVIDIA driver found no usable GPU ({e})"))
+}
+
+/// The first GPU; without one, print one sentence and exit with [`EXIT_NO_GPU`].
+pub fn gpu_or_exit() -> Arc<CudaContext> {
+    find_gpu().unwrap_or_else(|why| {
+        eprintln!("This program needs an NVIDIA GPU, but {why}; skipping it.");
+        std::process::exit(EXIT_NO_GPU)
+    })
+}
+
+/// One line naming the GPU, e.g. `GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)`.
+pub fn describe(ctx: &CudaContext) -> String {
+    let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
+    let (major, minor) = ctx.compute_capability().unwrap_or((0, 0));
+    let sms = ctx
+        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .unwrap_or(0);
+    format!("GPU: {name} (compute capability {major}.{minor}, {sms} SMs)")
+}
+
+/// Exit with one sentence when a CUDA call fails: readers should never see a backtrace.
+pub trait OrExit<T> {
+    fn or_exit(self, what: &str) -> T;
+}
+
+impl<T, E: std::fmt::Display> OrExit<T> for Result<T, E> {
+    fn or_exit(self, what: &str) -> T {
+        self.unwrap_or_else(|e| {
+            eprintln!("Could not {what}: {e}.");
+            std::process::exit(1)
+        })
+    }
+}

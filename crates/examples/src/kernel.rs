@@ -1,0 +1,96 @@
+//! Compiling the CUDA C++ files in `kernels/` with NVRTC and loading them on the GPU.
+//!
+//! The kernel text is embedded in each program when it is built (see [`kernel_file!`]), so a
+//! program copied to another machine needs no source tree.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaContext, CudaFunction, CudaModule};
+use cudarc::nvrtc::{CompileError, CompileOptions, Ptx, compile_ptx_with_opts};
+
+/// A file from `kernels/` and its text.
+#[derive(Clone, Copy, Debug)]
+pub struct KernelFile {
+    pub name: &'static str,
+    pub source: &'static str,
+}
+
+/// Embeds `kernels/<file>` in the program: `kernel_file!("adder.cu")`.
+#[macro_export]
+macro_rules! kernel_file {
+    ($file:literal) => {
+        $crate::kernel::KernelFile {
+            name: $file,
+            source: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../kernels/", $file)),
+        }
+    };
+}
+
+/// Whether NVRTC's library can be loaded (cudarc panics if asked to use it when it cannot).
+pub fn nvrtc_present() -> bool {
+    unsafe { cudarc::nvrtc::sys::is_culib_present() }
+}
+
+/// Extra header folders: `COURSE_CUDA_INCLUDE` (separated by `:`), else the CUDA toolkit's.
+fn include_paths() -> Vec<String> {
+    if let Ok(list) = std::env::var("COURSE_CUDA_INCLUDE") {
+        return list.split(':').filter(|p| !p.is_empty()).map(String::from).collect();
+    }
+    ["/usr/local/cuda/include"]
+        .into_iter()
+        .filter(|p| std::path::Path::new(p).is_dir())
+        .map(String::from)
+        .collect()
+}
+
+/// Compile `file` to PTX for `arch` (such as `sm_90`). On failure the error holds NVRTC's log.
+pub fn compile(file: &KernelFile, arch: &str, fast_math: bool) -> Result<Ptx, String> {
+    if !nvrtc_present() {
+        return Err("NVRTC (libnvrtc.so.13) could not be loaded".into());
+    }
+    let mut options = vec![format!("--gpu-architecture={arch}"), "--std=c++17".into()];
+    if fast_math {
+        // cudarc's `use_fast_math: Some(true)` only sets --fmad, so pass the real flag.
+        options.push("--use_fast_math".into());
+    }
+    let opts = CompileOptions {
+        options,
+        include_paths: include_paths(),
+        name: Some(file.name.into()),
+        ..Default::default()
+    };
+    compile_ptx_with_opts(file.source, opts).map_err(|e| match e {
+        CompileError::CompileError { log, .. } => format!(
+            "kernels/{} did not compile for {arch}; NVRTC said:\n{}",
+            file.name,
+            log.to_string_lossy().trim_end()
+        ),
+        other => format!("kernels/{} could not be compiled for {arch}: {other}", file.name),
+    })
+}
+
+/// The `sm_XY` architecture of a GPU.
+pub fn arch_of(ctx: &CudaContext) -> String {
+    let (major, minor) = ctx.compute_capability().unwrap_or((7, 5));
+    format!("sm_{major}{minor}")
+}
+
+/// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
+pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
+    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| {
+        eprintln!("Error: {log}");
+        std::process::exit(1)
+    });
+    ctx.load_module(ptx).unwrap_or_else(|e| {
+        eprintln!("Error: the GPU refused the PTX of kernels/{}: {e}.", file.name);
+        std::process::exit(1)
+    })
+}
+
+/// A kernel function from a loaded module; a wrong name prints one sentence and exits.
+pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
+    module.load_function(name).unwrap_or_else(|e| {
+        eprintln!("Error: no kernel named `{name}` in the loaded module ({e}).");
+        std::process::exit(1)
+    })
+}

@@ -1,0 +1,11 @@
+//! The small library every program of the book shares: finding the GPU, compiling and
+//! loading kernels, timing, comparing results, reading arguments, describing the machine
+//! and drawing plots. Each module does one of those things.
+
+pub mod cli;
+pub mod compare;
+pub mod gpu;
+pub mod kernel;
+pub mod machine;
+pub mod plot;
+pub mod timing;

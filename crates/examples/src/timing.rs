@@ -1,0 +1,139 @@
+//! Timing work on the CPU and on the GPU, and printing durations and rates.
+//!
+//! GPU work is timed with CUDA events after warm-up runs, and the median of the repetitions
+//! is reported, beside the CPU time spent issuing the work (what `cupyx.profiler.benchmark`
+//! calls CPU time). When `COURSE_METRICS` names a file, every measurement that has a rate is
+//! appended to it for the GPU check's results table.
+
+use std::io::Write;
+use std::time::Instant;
+
+use cudarc::driver::CudaStream;
+use cudarc::driver::sys::CUevent_flags;
+
+use crate::gpu::OrExit;
+
+/// Medians over the timed repetitions, in milliseconds.
+#[derive(Clone, Copy, Debug)]
+pub struct Timing {
+    /// Time on the GPU between two events (for CPU work: wall time).
+    pub median_ms: f64,
+    /// Time the CPU spent issuing the work, without waiting for it.
+    pub cpu_ms: f64,
+    pub reps: usize,
+}
+
+fn median(mut v: Vec<f64>) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+}
+
+/// Time `work`, which queues GPU work on `stream`: `warmup` untimed runs, then `reps` timed ones.
+pub fn time_gpu(stream: &CudaStream, warmup: usize, reps: usize, mut work: impl FnMut()) -> Timing {
+    assert!(reps > 0, "time_gpu needs at least one repetition");
+    for _ in 0..warmup {
+        work();
+    }
+    stream.synchronize().or_exit("finish the warm-up runs");
+    // Events made with `record_event(None)` have timing disabled; ask for the default flags.
+    let flags = Some(CUevent_flags::CU_EVENT_DEFAULT);
+    let start = stream.record_event(flags).or_exit("create a CUDA event");
+    let end = stream.record_event(flags).or_exit("create a CUDA event");
+    let (mut gpu, mut cpu) = (Vec::with_capacity(reps), Vec::with_capacity(reps));
+    for _ in 0..reps {
+        start.record(stream).or_exit("record a CUDA event");
+        let issued = Instant::now();
+        work();
+        cpu.push(issued.elapsed().as_secs_f64() * 1e3);
+        end.record(stream).or_exit("record a CUDA event");
+        gpu.push(start.elapsed_ms(&end).or_exit("read a CUDA event") as f64);
+    }
+    Timing { median_ms: median(gpu), cpu_ms: median(cpu), reps }
+}
+
+/// Time CPU work: `warmup` untimed runs, then the median wall time of `reps` runs.
+pub fn time_cpu<R>(warmup: usize, reps: usize, mut work: impl FnMut() -> R) -> Timing {
+    assert!(reps > 0, "time_cpu needs at least one repetition");
+    for _ in 0..warmup {
+        std::hint::black_box(work());
+    }
+    let times: Vec<f64> = (0..reps)
+        .map(|_| {
+            let t = Instant::now();
+            std::hint::black_box(work());
+            t.elapsed().as_secs_f64() * 1e3
+        })
+        .collect();
+    let m = median(times);
+    Timing { median_ms: m, cpu_ms: m, reps }
+}
+
+/// A duration with three significant digits and a unit: `812 ns`, `4.31 µs`, `12.0 ms`, `1.52 s`.
+pub fn fmt_ms(ms: f64) -> String {
+    let (value, unit) = if ms >= 1e3 {
+        (ms / 1e3, "s")
+    } else if ms >= 1.0 {
+        (ms, "ms")
+    } else if ms >= 1e-3 {
+        (ms * 1e3, "µs")
+    } else {
+        (ms * 1e6, "ns")
+    };
+    format!("{} {unit}", three_digits(value))
+}
+
+/// Bytes per second as `GB/s` (10⁹ bytes), three significant digits.
+pub fn fmt_gb_per_s(bytes: f64, ms: f64) -> String {
+    format!("{} GB/s", three_digits(bytes / (ms * 1e-3) / 1e9))
+}
+
+/// Operations per second as `GFLOP/s` (10⁹ per second), three significant digits.
+pub fn fmt_gflop_per_s(flops: f64, ms: f64) -> String {
+    format!("{} GFLOP/s", three_digits(flops / (ms * 1e-3) / 1e9))
+}
+
+/// A ratio such as a speedup: `3.41x`.
+pub fn fmt_times(ratio: f64) -> String {
+    format!("{}x", three_digits(ratio))
+}
+
+fn three_digits(v: f64) -> String {
+    if v >= 100.0 {
+        format!("{v:.0}")
+    } else if v >= 10.0 {
+        format!("{v:.1}")
+    } else {
+        format!("{v:.2}")
+    }
+}
+
+/// What a measurement did, so that the results table can give a rate and a share of a ceiling.
+#[derive(Clone, Copy, Debug)]
+pub enum Work {
+    /// Bytes read plus bytes written in device memory.
+    Bytes(f64),
+    /// Floating-point operations (FP32 unless the label says otherwise).
+    Flops(f64),
+}
+
+/// Append a measurement to the file named by `COURSE_METRICS`, if any. `label` names the
+/// measurement within the program, e.g. `adder n=1e8`.
+pub fn record(label: &str, timing: &Timing, work: Work) {
+    let Ok(path) = std::env::var("COURSE_METRICS") else { return };
+    let program = std::env::args()
+        .next()
+        .and_then(|p| std::path::Path::new(&p).file_name().map(|f| f.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let (kind, amount) = match work {
+        Work::Bytes(b) => ("bytes", b),
+        Work::Flops(f) => ("flops", f),
+    };
+    let line = format!("{program}\t{label}\t{}\t{kind}\t{amount}\n", timing.median_ms);
+    let written = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(&path)
+        .and_then(|mut f| f.write_all(line.as_bytes()));
+    written.or_exit(&format!("append to the metrics file {path}"));
+}

@@ -1,0 +1,102 @@
+//! Every program output that the book shows: run the program, compare with the book.
+//!
+//! Each `*.txt` beside a program is a case (see the `checker` crate for the format and for what
+//! the comparison ignores). GPU programs on a machine without a GPU are reported as ignored,
+//! with the reason, and counted in the summary; they are never reported as passed.
+//! `BLESS=1 cargo test -p course --test outputs` rewrites the CPU cases from a fresh run.
+//!
+//! The figures in `src/` are checked the same way: each SVG's first line names the program
+//! that draws it, which is run, and its drawing must equal the committed file.
+
+use std::path::{Path, PathBuf};
+
+use checker::{Case, compare, find_cases};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+
+fn bin_dir() -> PathBuf {
+    // This test runs from target/<profile>/deps; cargo builds the programs one folder up.
+    let exe = std::env::current_exe().expect("the test knows its own path");
+    exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf()
+}
+
+fn output_trial(path: PathBuf, root: &Path) -> Trial {
+    let case = match Case::read(&path, root) {
+        Ok(case) => case,
+        Err(e) => {
+            let name = format!("output::{}", path.display());
+            return Trial::test(name, move || Err(e.into()));
+        }
+    };
+    Trial::ignorable_test(format!("output::{}", case.name), move || {
+        let run = case.run(&bin_dir(), &[])?;
+        if run.skipped_for_no_gpu() {
+            if !case.gpu {
+                return Err(format!("{} is not a GPU case but its program asked for a GPU", case.name).into());
+            }
+            return Ok(Completion::ignored_with(format!("needs an NVIDIA GPU: {}", run.printed.trim())));
+        }
+        if std::env::var_os("BLESS").is_some() && !case.gpu {
+            case.bless(&run.printed)?;
+            return Ok(Completion::Completed);
+        }
+        compare(&case.expected, &run.printed).map_err(|why| {
+            Failed::from(format!("{} ({}): {why}\n--- the run printed ---\n{}", case.name, case.command_line(), run.printed))
+        })?;
+        Ok(Completion::Completed)
+    })
+}
+
+/// `<!-- drawn by `amdahl --svg` -->` on the first line of a figure.
+fn figure_trial(svg: PathBuf) -> Trial {
+    let name = format!("figure::{}", svg.file_name().unwrap_or_default().to_string_lossy());
+    Trial::test(name, move || {
+        let text = std::fs::read_to_string(&svg).map_err(|e| format!("{}: {e}", svg.display()))?;
+        let first = text.lines().next().unwrap_or_default();
+        let command = first
+            .split('`')
+            .nth(1)
+            .ok_or_else(|| format!("{}: the first line must name the program: <!-- drawn by `NAME ARGS` -->", svg.display()))?;
+        let mut words = command.split_whitespace();
+        let bin = words.next().unwrap_or_default();
+        let out = std::process::Command::new(bin_dir().join(bin))
+            .args(words)
+            .output()
+            .map_err(|e| format!("cannot run {bin}: {e}"))?;
+        if !out.status.success() {
+            return Err(format!("`{command}` failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+        }
+        let drawn = String::from_utf8_lossy(&out.stdout);
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&svg, drawn.as_bytes()).map_err(|e| e.to_string())?;
+        } else if drawn != text {
+            return Err(format!("{} is not what `{command}` draws now; rerun with BLESS=1", svg.display()).into());
+        }
+        Ok(())
+    })
+}
+
+fn svgs(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            svgs(&path, found);
+        } else if path.extension().is_some_and(|e| e == "svg") {
+            found.push(path);
+        }
+    }
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut trials: Vec<Trial> = find_cases(root).into_iter().map(|p| output_trial(p, root)).collect();
+    let mut figures = Vec::new();
+    svgs(&root.join("../../src"), &mut figures);
+    figures.sort();
+    trials.extend(figures.into_iter().map(figure_trial));
+    let conclusion = libtest_mimic::run(&args, trials);
+    if conclusion.num_ignored > 0 {
+        println!("{} output tests were skipped, not passed: they need an NVIDIA GPU (listed above as ignored).", conclusion.num_ignored);
+    }
+    conclusion.exit();
+}
