@@ -1,4 +1,8 @@
-// The smallest useful kernel: chapter 2 asks the driver how many of its blocks fit on an SM.
+// check: PTX has .entry add_one
+// check: PTX lacks .f64
+
+// ANCHOR: add_one
+// About the smallest useful kernel: each thread adds one to one element.
 extern "C" __global__ void add_one(float *x, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -6,3 +10,4 @@ extern "C" __global__ void add_one(float *x, int n)
         x[i] += 1.0f;
     }
 }
+// ANCHOR_END: add_one

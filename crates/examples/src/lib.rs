@@ -8,4 +8,5 @@ pub mod gpu;
 pub mod kernel;
 pub mod machine;
 pub mod plot;
+pub mod random;
 pub mod timing;

@@ -1,6 +1,8 @@
 //! Every kernel in `kernels/` compiles with NVRTC for sm_75 (Turing) and sm_90 (Hopper), and its
 //! PTX shows what the book says about it. No GPU is needed, only NVRTC's library.
 //!
+//! The claims are written in each kernel file (see [`claims`]).
+//!
 //! Without NVRTC these tests are ignored with the reason, except under `CI=true`, where a
 //! missing NVRTC is a failure (`.ci/run` installs it).
 
@@ -9,26 +11,31 @@ use std::path::Path;
 use course::kernel::{KernelFile, compile, nvrtc_present};
 use libtest_mimic::{Arguments, Completion, Trial};
 
-/// Something the book claims about a kernel's PTX.
-#[derive(Clone, Copy)]
-enum Claim {
-    /// This instruction (or text) appears: e.g. `shfl.sync` in a shuffle kernel.
-    Has(&'static str),
-    /// This never appears: e.g. `.f64` in an FP32 kernel.
-    Lacks(&'static str),
-}
-use Claim::{Has, Lacks};
-
-struct Kernel {
-    file: &'static str,
+/// What the book says about a kernel, written in the kernel file itself as lines such as
+/// `// check: PTX has shfl.sync`, `// check: PTX lacks .f64` and, for a file its program
+/// compiles with fast math, `// check: compiled with --use_fast_math`.
+struct Claims {
     fast_math: bool,
-    claims: &'static [Claim],
+    has: Vec<String>,
+    lacks: Vec<String>,
 }
 
-/// Every file in `kernels/` must be listed here.
-const KERNELS: &[Kernel] = &[
-    Kernel { file: "occupancy.cu", fast_math: false, claims: &[Has(".entry add_one"), Lacks(".f64")] },
-];
+fn claims(source: &str) -> Result<Claims, String> {
+    let mut c = Claims { fast_math: false, has: Vec::new(), lacks: Vec::new() };
+    for line in source.lines().filter_map(|l| l.trim().strip_prefix("// check:")) {
+        let line = line.trim();
+        if line == "compiled with --use_fast_math" {
+            c.fast_math = true;
+        } else if let Some(text) = line.strip_prefix("PTX has ") {
+            c.has.push(text.trim().to_string());
+        } else if let Some(text) = line.strip_prefix("PTX lacks ") {
+            c.lacks.push(text.trim().to_string());
+        } else {
+            return Err(format!("unknown check `{line}`"));
+        }
+    }
+    Ok(c)
+}
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
@@ -71,36 +78,25 @@ fn main() {
 
     let mut trials = Vec::new();
     for file in files {
-        let Some(kernel) = KERNELS.iter().find(|k| k.file == file) else {
-            trials.push(Trial::test(format!("kernel::{file}"), move || {
-                Err(format!("kernels/{file} is not listed in tests/kernels.rs with what the book claims about it").into())
-            }));
-            continue;
-        };
         let source: &'static str = std::fs::read_to_string(dir.join(&file)).expect("readable kernel").leak();
+        let name: &'static str = file.leak();
         for arch in ARCHS {
-            let name = format!("kernel::{file}::{arch}");
-            trials.push(Trial::ignorable_test(name, move || {
+            trials.push(Trial::ignorable_test(format!("kernel::{name}::{arch}"), move || {
+                let claims = claims(source).map_err(|e| format!("kernels/{name}: {e}"))?;
                 if !nvrtc_present() {
                     if std::env::var("CI").is_ok_and(|v| v == "true") {
                         return Err("NVRTC (libnvrtc.so.13) is missing, and CI must check every kernel".into());
                     }
                     return Ok(Completion::ignored_with(
-                        "NVRTC (libnvrtc.so.13) not found; .ci/run shows how to install it without a GPU",
+                        "NVRTC (libnvrtc.so.13) not found; run scripts/install-nvrtc.sh to check kernels without a GPU",
                     ));
                 }
-                let file = KernelFile { name: kernel.file, source };
-                let ptx = compile(&file, arch, kernel.fast_math)?.to_src();
-                for claim in kernel.claims {
-                    match *claim {
-                        Has(text) if !ptx.contains(text) => {
-                            return Err(format!("the PTX of {} for {arch} lacks `{text}`", kernel.file).into());
-                        }
-                        Lacks(text) if ptx.contains(text) => {
-                            return Err(format!("the PTX of {} for {arch} contains `{text}`", kernel.file).into());
-                        }
-                        _ => {}
-                    }
+                let ptx = compile(&KernelFile { name, source }, arch, claims.fast_math)?.to_src();
+                if let Some(text) = claims.has.iter().find(|t| !ptx.contains(t.as_str())) {
+                    return Err(format!("the PTX of {name} for {arch} lacks `{text}`").into());
+                }
+                if let Some(text) = claims.lacks.iter().find(|t| ptx.contains(t.as_str())) {
+                    return Err(format!("the PTX of {name} for {arch} contains `{text}`").into());
                 }
                 Ok(Completion::Completed)
             }));
