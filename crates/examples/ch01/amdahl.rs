@@ -1,5 +1,10 @@
 //! Amdahl's law: the speedup of a program whose fraction `p` runs in parallel on `n` workers.
+//!
+//! `amdahl [MAX_WORKERS]` prints a table of speedups; `amdahl svg` (or `amdahl --svg`) prints
+//! the book's figure. The figure names its command in an XML comment, where `--` is not
+//! allowed, so that comment says `amdahl svg`.
 use course::cli::arg_usize;
+use course::plot::{Chart, Series};
 
 // ANCHOR: law
 /// Speedup on `n` workers when a fraction `p` of the run time parallelises perfectly.
@@ -9,9 +14,13 @@ fn amdahl_speedup(p: f64, n: f64) -> f64 {
 // ANCHOR_END: law
 
 fn main() {
+    if matches!(std::env::args().nth(1).as_deref(), Some("svg" | "--svg")) {
+        print!("{}", figure());
+        return;
+    }
     let max_workers = arg_usize(1, "the largest worker count", 1024, 2, 1 << 20);
     // ANCHOR: table
-    let fractions = [0.5, 0.75, 0.9, 0.95, 0.99];
+    let fractions = [0.5, 0.75, 0.8, 0.9, 0.95, 0.99];
     print!("{:>8}", "workers");
     for p in fractions {
         print!("{:>9}", format!("p={p}"));
@@ -26,5 +35,34 @@ fn main() {
         println!();
         n *= 4;
     }
+    // With endless workers the parallel part takes no time: only the serial part is left.
+    print!("{:>8}", "limit");
+    for p in fractions {
+        print!("{:>9.2}", 1.0 / (1.0 - p));
+    }
+    println!();
     // ANCHOR_END: table
 }
+
+// ANCHOR: figure
+/// Speedup against the number of workers, from 1 to 65,536, one curve per parallel fraction.
+fn figure() -> String {
+    let workers: Vec<f64> = (0..=64).map(|k| 2f64.powf(k as f64 / 4.0)).collect();
+    let series = [0.5, 0.75, 0.9, 0.95]
+        .into_iter()
+        .map(|p| Series {
+            label: format!("p = {p}"),
+            points: workers.iter().map(|&n| (n, amdahl_speedup(p, n))).collect(),
+        })
+        .collect();
+    let chart = Chart {
+        title: "Amdahl's law".into(),
+        x_label: "workers".into(),
+        y_label: "speedup".into(),
+        log_x: true,
+        log_y: false,
+        series,
+    };
+    format!("<!-- drawn by `amdahl svg` -->\n{}", chart.to_svg())
+}
+// ANCHOR_END: figure

@@ -24,6 +24,13 @@ pub fn gpu_or_exit() -> Arc<CudaContext> {
     })
 }
 
+/// Whether the program runs under the GPU check's `--sanitize` mode (compute-sanitizer), where
+/// every kernel runs 10-100 times slower and timings mean nothing. The timing helpers then run
+/// the work once, and a program may shrink a problem whose size is not what its kernels test.
+pub fn sanitizing() -> bool {
+    std::env::var_os("COURSE_SANITIZE").is_some()
+}
+
 /// One line naming the GPU, e.g. `GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)`.
 pub fn describe(ctx: &CudaContext) -> String {
     let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());

@@ -10,7 +10,8 @@
 //! Without options it checks outputs and timings; `--sanitize` runs every GPU program under
 //! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead. Everything it
 //! writes goes to `DIR` (default `gpu-check-out`): `results.md`, `metrics.tsv`, and under
-//! `outputs/` what each program printed, in the book's expected-output layout.
+//! `outputs/` what each program printed, in the book's expected-output layout; with
+//! `--sanitize`, `sanitizer.txt`.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -20,6 +21,7 @@ use checker::{Case, compare, find_cases};
 
 const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
 const TIMEOUT_S: &str = "300";
+const SANITIZER_JOBS: usize = 6;
 
 struct Tally {
     passed: usize,
@@ -68,8 +70,19 @@ fn main() {
     });
 
     let tally = if sanitize {
-        let expected = read_expected_findings(&here.join("cases/sanitizer-expected.txt"));
-        run_sanitizer(&cases, &bin_dir, &expected)
+        let expected = read_expected_findings(&case_dir.join(checker::cases::SANITIZER_EXPECTED));
+        let (tally, lines) = run_sanitizer(&cases, &bin_dir, &expected);
+        let summary = format!(
+            "{}\n{} passed, {} failed, {} skipped\n",
+            lines.join("\n"),
+            tally.passed,
+            tally.failed.len(),
+            tally.skipped.len()
+        );
+        if let Err(e) = std::fs::write(out.join("sanitizer.txt"), summary) {
+            eprintln!("Error: cannot write sanitizer.txt: {e}.");
+        }
+        tally
     } else {
         let tally = run_outputs(&cases, &bin_dir, &out);
         write_results(&out);
@@ -140,56 +153,93 @@ fn read_expected_findings(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
-fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) -> Tally {
-    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+/// Each program once, with the arguments of its shortest-named case (the plain run; a case such
+/// as `histogram_big` exists to measure, not to be sanitised at 10-100 times the run time).
+/// The runs are independent and mostly wait on the sanitizer's host side, so several go at once.
+/// Returns the tally and one line per run (its first line), sorted, for `sanitizer.txt`.
+fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) -> (Tally, Vec<String>) {
+    let mut chosen: BTreeMap<&str, &Case> = BTreeMap::new();
     for case in cases {
-        for tool in SANITIZER_TOOLS {
-            let label = format!("{} under {tool}", case.name);
-            let mut cmd = Command::new("timeout");
-            cmd.arg(TIMEOUT_S)
-                .arg("compute-sanitizer")
-                .args(["--tool", tool, "--error-exitcode", "99"])
-                .args(if tool == "initcheck" { vec!["--track-unused-memory", "yes"] } else { vec![] })
-                .arg(bin_dir.join(&case.bin))
-                .args(&case.args);
-            let output = match cmd.output() {
-                Ok(o) => o,
-                Err(e) => {
-                    println!("FAILED {label}: cannot start compute-sanitizer: {e}");
-                    tally.failed.push(label);
-                    continue;
-                }
-            };
-            let code = output.status.code().unwrap_or(-1);
-            let text = String::from_utf8_lossy(&output.stdout);
-            let summary = text.lines().filter(|l| l.contains("ERROR SUMMARY")).last().unwrap_or("no summary");
-            let wanted = expected.iter().any(|(p, t)| *p == case.bin && t == tool);
-            match (code, wanted) {
-                (checker::EXIT_NO_GPU, _) => {
-                    println!("skipped {label}: no GPU");
-                    tally.skipped.push(label);
-                }
-                (0, false) => {
-                    println!("clean  {label} ({})", summary.trim_start_matches("========= ").trim());
-                    tally.passed += 1;
-                }
-                (99, true) => {
-                    println!("found  {label}, as expected ({})", summary.trim_start_matches("========= ").trim());
-                    tally.passed += 1;
-                }
-                (0, true) => {
-                    println!("FAILED {label}: the race this demo shows was not found");
-                    tally.failed.push(label);
-                }
-                (code, _) => {
-                    let finding: Vec<&str> = text.lines().filter(|l| l.starts_with("=========")).take(12).collect();
-                    println!("FAILED {label} (exit status {code}):\n{}", finding.join("\n"));
-                    tally.failed.push(label);
-                }
-            }
+        let entry = chosen.entry(case.bin.as_str()).or_insert(case);
+        if case.name.len() < entry.name.len() {
+            *entry = case;
         }
     }
-    tally
+    let jobs: Vec<(&Case, &str)> =
+        chosen.into_values().flat_map(|c| SANITIZER_TOOLS.map(|t| (c, t))).collect();
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    let results = std::sync::Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..SANITIZER_JOBS {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(&(case, tool)) = jobs.get(i) else { break };
+                    let outcome = sanitize_one(case, tool, bin_dir, expected);
+                    println!("{}", outcome.1);
+                    std::io::Write::flush(&mut std::io::stdout()).ok();
+                    results.lock().unwrap().push(outcome);
+                }
+            });
+        }
+    });
+    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+    let mut lines = Vec::new();
+    for (outcome, text) in results.into_inner().unwrap() {
+        lines.push(text.lines().next().unwrap_or_default().to_string());
+        match outcome {
+            Outcome::Passed => tally.passed += 1,
+            Outcome::Failed(label) => tally.failed.push(label),
+            Outcome::Skipped(label) => tally.skipped.push(label),
+        }
+    }
+    tally.failed.sort();
+    tally.skipped.sort();
+    lines.sort_by(|a, b| a.get(7..).cmp(&b.get(7..)));
+    (tally, lines)
+}
+
+enum Outcome {
+    Passed,
+    Failed(String),
+    Skipped(String),
+}
+
+fn sanitize_one(case: &Case, tool: &str, bin_dir: &Path, expected: &[(String, String)]) -> (Outcome, String) {
+    let label = format!("{} under {tool}", case.name);
+    let output = Command::new("timeout")
+        // The programs then time each step once: see course::gpu::sanitizing.
+        .env("COURSE_SANITIZE", "1")
+        .arg(TIMEOUT_S)
+        .arg("compute-sanitizer")
+        .args(["--tool", tool, "--error-exitcode", "99"])
+        .arg(bin_dir.join(&case.bin))
+        .args(&case.args)
+        .output();
+    let output = match output {
+        Ok(o) => o,
+        Err(e) => return (Outcome::Failed(label.clone()), format!("FAILED {label}: cannot start compute-sanitizer: {e}")),
+    };
+    let code = output.status.code().unwrap_or(-1);
+    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let summary = text
+        .lines()
+        .filter(|l| l.contains("SUMMARY"))
+        .last()
+        .map(|l| l.trim_start_matches("========= ").trim().to_string())
+        .unwrap_or_else(|| "no summary".into());
+    let wanted = expected.iter().any(|(p, t)| *p == case.bin && t == tool);
+    match (code, wanted) {
+        (checker::EXIT_NO_GPU, _) => (Outcome::Skipped(label.clone()), format!("skipped {label}: no GPU")),
+        (0, false) => (Outcome::Passed, format!("clean  {label} ({summary})")),
+        (99, true) => (Outcome::Passed, format!("found  {label}, as expected ({summary})")),
+        (0, true) => (Outcome::Failed(label.clone()), format!("FAILED {label}: the hazard this demo shows was not found")),
+        (124, _) => (Outcome::Failed(label.clone()), format!("FAILED {label}: still running after {TIMEOUT_S} s")),
+        (code, _) => {
+            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(16).collect();
+            (Outcome::Failed(label.clone()), format!("FAILED {label} (exit status {code}):\n{}", lines.join("\n")))
+        }
+    }
 }
 
 /// `results.md`: each measurement with its rate and its share of the ceiling measured in the

@@ -1,0 +1,50 @@
+//! Element-wise addition of two arrays, first with a serial loop, then with rayon: both timed
+//! in the same run and their results compared exactly.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::machine::describe_cpu;
+use course::random::{Rng, fresh_seed};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
+use rayon::prelude::*;
+
+// ANCHOR: serial
+/// `zs[i] = xs[i] + ys[i]`, one element after another.
+fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
+    for i in 0..zs.len() {
+        zs[i] = xs[i] + ys[i];
+    }
+}
+// ANCHOR_END: serial
+
+// ANCHOR: rayon
+/// The same loop, with the elements of `zs` shared out among rayon's threads.
+fn add_rayon(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
+    zs.par_iter_mut().enumerate().for_each(|(i, z)| {
+        *z = xs[i] + ys[i];
+    });
+}
+// ANCHOR_END: rayon
+
+fn main() {
+    let n = arg_usize(1, "the array length", 1_000_000, 1, 200_000_000);
+    // ANCHOR: main
+    println!("{}", describe_cpu());
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let xs = rng.vec_f64(n, -1.0, 1.0);
+    let ys = rng.vec_f64(n, -1.0, 1.0);
+    println!("adding two arrays of {n} f64 values, seed {seed} (varies)");
+
+    // The outputs are allocated once, outside the functions, and passed in.
+    let mut zs_serial = vec![0.0; n];
+    let mut zs_rayon = vec![0.0; n];
+    let serial = time_cpu(2, 10, || add_serial(&xs, &ys, &mut zs_serial));
+    let rayon = time_cpu(2, 10, || add_rayon(&xs, &ys, &mut zs_rayon));
+
+    println!("serial loop:    {}", fmt_ms(serial.median_ms));
+    println!("rayon par_iter: {}", fmt_ms(rayon.median_ms));
+    println!("speedup:        {}", fmt_times(serial.median_ms / rayon.median_ms));
+    let wrong = count_mismatches(&zs_rayon, &zs_serial);
+    println!("rayon's result equals the serial one exactly: {}", verdict(wrong == 0));
+    // ANCHOR_END: main
+}

@@ -1,0 +1,84 @@
+//! Three correct parallel sums beside the serial loop: rayon's `sum`, an explicit fold into
+//! partial sums, and an atomic `fetch_add` per element. All are timed and must agree exactly.
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::machine::describe_cpu;
+use course::random::{Rng, fresh_seed};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
+use rayon::prelude::*;
+
+fn sum_serial(xs: &[u64]) -> u64 {
+    let mut sum = 0;
+    for &x in xs {
+        sum += x;
+    }
+    sum
+}
+
+// ANCHOR: fold
+/// Each piece of work rayon hands out keeps its own running total; then the totals are added.
+fn sum_fold(xs: &[u64]) -> u64 {
+    xs.par_iter()
+        .fold(|| 0u64, |partial, &x| partial + x)
+        .reduce(|| 0u64, |a, b| a + b)
+}
+// ANCHOR_END: fold
+
+// ANCHOR: sum
+/// The same plan, written for us by rayon.
+fn sum_rayon(xs: &[u64]) -> u64 {
+    xs.par_iter().sum()
+}
+// ANCHOR_END: sum
+
+// ANCHOR: atomic
+/// One shared total, updated by a single indivisible read-add-write per element.
+fn sum_atomic(xs: &[u64]) -> u64 {
+    let sum = AtomicU64::new(0);
+    xs.par_iter().for_each(|&x| {
+        sum.fetch_add(x, Ordering::Relaxed);
+    });
+    sum.into_inner()
+}
+// ANCHOR_END: atomic
+
+/// The atomic update again, from one thread only: what the instruction costs without rivals.
+fn sum_atomic_one_thread(xs: &[u64]) -> u64 {
+    let sum = AtomicU64::new(0);
+    for &x in xs {
+        sum.fetch_add(x, Ordering::Relaxed);
+    }
+    sum.into_inner()
+}
+
+fn main() {
+    let n = arg_usize(1, "the number of values", 2_000_000, 1, 100_000_000);
+    // ANCHOR: main
+    println!("{}", describe_cpu());
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let xs: Vec<u64> = (0..n).map(|_| rng.below(1000)).collect();
+    let want = sum_serial(&xs);
+    println!("{n} random integers below 1000, seed {seed}, sum {want} (varies)");
+
+    let methods: [(&str, fn(&[u64]) -> u64); 5] = [
+        ("serial loop", sum_serial),
+        ("rayon sum()", sum_rayon),
+        ("rayon fold + reduce", sum_fold),
+        ("atomic fetch_add, 1 thread", sum_atomic_one_thread),
+        ("atomic fetch_add, rayon", sum_atomic),
+    ];
+    println!("{:<28}{:>10}{:>14}   same sum", "method", "time", "vs serial");
+    let mut serial_ms = 0.0;
+    for (name, sum) in methods {
+        let t = time_cpu(1, 5, || sum(&xs));
+        if name == "serial loop" {
+            serial_ms = t.median_ms;
+        }
+        let ok = sum(&xs) == want;
+        println!("{name:<28}{:>10}{:>13}    {}", fmt_ms(t.median_ms), fmt_times(t.median_ms / serial_ms), verdict(ok));
+    }
+    // ANCHOR_END: main
+}

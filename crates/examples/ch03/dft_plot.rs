@@ -1,0 +1,67 @@
+//! Draws the DFT timing figure from the output of `dft_broadcast` recorded on the GPU machine:
+//! `dft_plot ch03/dft_broadcast.gpu.txt > ../../src/ch03-array-libraries/dft-times.svg`.
+use course::cli::fail;
+use course::plot::{Chart, Series};
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        fail("give the output file of dft_broadcast, such as ch03/dft_broadcast.gpu.txt")
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let gpu_name = text
+        .lines()
+        .find_map(|l| l.strip_prefix("GPU: "))
+        .map(|l| l.split(" (").next().unwrap_or(l).to_string());
+    let rows = table(&text);
+
+    println!("<!-- drawn by `dft_plot {path}` -->");
+    match gpu_name {
+        Some(gpu) if !rows.is_empty() => {
+            let cpu_name = text.lines().find_map(|l| l.strip_prefix("CPU: ")).unwrap_or("the CPU");
+            let chart = Chart {
+                title: format!("DFT by broadcasting: {gpu} against {}", cpu_name.split(',').next().unwrap_or(cpu_name)),
+                x_label: "N (signal length)".into(),
+                y_label: "time per DFT (ms)".into(),
+                log_x: true,
+                log_y: true,
+                series: vec![
+                    Series { label: "CPU (ndarray)".into(), points: rows.iter().map(|r| (r.0, r.1)).collect() },
+                    Series { label: "GPU (2 kernels)".into(), points: rows.iter().map(|r| (r.0, r.2)).collect() },
+                ],
+            };
+            print!("{}", chart.to_svg());
+        }
+        _ => {
+            // The GPU run has not been recorded in this file: say so in the figure itself.
+            println!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 80" font-family="sans-serif" font-size="14">"#);
+            println!(r#"<rect width="640" height="80" fill="white" stroke="#333"/>"#);
+            println!(r#"<text x="320" y="45" text-anchor="middle">{path} holds no GPU measurements: run the GPU check.</text>"#);
+            println!("</svg>");
+        }
+    }
+}
+
+/// (N, CPU ms, GPU ms) from rows such as `  100     1.23 ms     45.6 µs     27.0x   yes, yes, yes`.
+fn table(text: &str) -> Vec<(f64, f64, f64)> {
+    text.lines()
+        .filter_map(|line| {
+            let words: Vec<&str> = line.split_whitespace().collect();
+            let n: f64 = words.first()?.parse::<usize>().ok()? as f64;
+            let cpu = to_ms(words.get(1)?, words.get(2)?)?;
+            let gpu = to_ms(words.get(3)?, words.get(4)?)?;
+            Some((n, cpu, gpu))
+        })
+        .collect()
+}
+
+fn to_ms(value: &str, unit: &str) -> Option<f64> {
+    let v: f64 = value.parse().ok()?;
+    let scale = match unit {
+        "s" => 1e3,
+        "ms" => 1.0,
+        "µs" => 1e-3,
+        "ns" => 1e-6,
+        _ => return None,
+    };
+    Some(v * scale)
+}

@@ -1,0 +1,77 @@
+//! The Taylor series of exp on the GPU: the same loop over terms as the ndarray version, each
+//! term one element-wise kernel, checked against the CPU's `exp`.
+use ndarray::Array1;
+
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+
+use course::compare::verdict;
+use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel;
+use course::kernel_file;
+use course::machine::describe_cpu;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+
+const N: usize = 1_000_000;
+const DEGREE: i32 = 12;
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    println!("{}", describe_cpu());
+    let module = kernel::load(&ctx, &kernel_file!("ch03-elementwise.cu"), false);
+    let add_term = kernel::function(&module, "add_taylor_term");
+
+    let seed = fresh_seed();
+    println!("seed {seed} (varies)");
+    let xs = Rng::new(seed).vec_f64(N, -1.0, 1.0);
+
+    // ANCHOR: gpu
+    let xs_gpu = stream.clone_htod(&xs).or_exit("copy to the GPU");
+    // ys is the running sum, so it starts at zero: here zero is an input, not a guess.
+    let mut ys_gpu = stream.alloc_zeros::<f64>(N).or_exit("allocate GPU memory");
+    let n = N as i64;
+    let exp_series_gpu = |ys_gpu: &mut CudaSlice<f64>| {
+        let mut factorial = 1.0f64;
+        for power in 0..DEGREE {
+            if power > 0 {
+                factorial *= power as f64;
+            }
+            let mut launch = stream.launch_builder(&add_term);
+            launch.arg(&xs_gpu).arg(&mut *ys_gpu).arg(&power).arg(&factorial).arg(&n);
+            unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit("launch add_taylor_term");
+        }
+    };
+    exp_series_gpu(&mut ys_gpu);
+    let ys = stream.clone_dtoh(&ys_gpu).or_exit("copy from the GPU");
+    // ANCHOR_END: gpu
+
+    let worst = ys.iter().zip(&xs).map(|(y, x)| ((y - x.exp()) / x.exp()).abs()).fold(0.0f64, f64::max);
+    println!("largest relative difference from the CPU's exp: {worst:.1e} (varies)");
+    println!("within 1e-7 everywhere: {}", verdict(worst <= 1e-7));
+
+    // Timing: the GPU loop (zeroing ys first each time), and the ndarray loop on the CPU.
+    let gpu = time_gpu(&stream, 2, 20, || {
+        stream.memset_zeros(&mut ys_gpu).or_exit("zero GPU memory");
+        exp_series_gpu(&mut ys_gpu);
+    });
+    // Each term reads xs and ys and writes ys; the zeroing writes ys once more.
+    let bytes = ((3 * DEGREE + 1) as usize * N * size_of::<f64>()) as f64;
+    record("exp by 12 Taylor-term kernels, n=1e6, f64", &gpu, Work::Bytes(bytes));
+    let xs_cpu = Array1::from(xs);
+    let cpu = time_cpu(1, 5, || {
+        let mut ys = Array1::<f64>::zeros(N);
+        let mut factorial = 1.0;
+        for n in 0..DEGREE {
+            if n > 0 {
+                factorial *= n as f64;
+            }
+            ys += &(xs_cpu.mapv(|x| x.powi(n)) / factorial);
+        }
+        ys
+    });
+    println!("ndarray on the CPU:  {:>9}", fmt_ms(cpu.median_ms));
+    println!("{DEGREE} kernels on the GPU: {:>9}  {:>10}", fmt_ms(gpu.median_ms), fmt_gb_per_s(bytes, gpu.median_ms));
+    println!("GPU speedup: {}", fmt_times(cpu.median_ms / gpu.median_ms));
+}

@@ -1,0 +1,47 @@
+//! The adder loop with its body pulled out as a function of the index: the "kernel". The
+//! same function runs under a serial loop and under rayon, which decides how to share out
+//! the indices.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::random::{Rng, fresh_seed};
+use rayon::prelude::*;
+
+// ANCHOR: kernel
+/// Everything the loop does for one index `i`. It is told where it is (`i`) and is handed
+/// the place to put its result (`z`); it returns nothing.
+fn adder_kernel(i: usize, xs: &[f64], ys: &[f64], z: &mut f64) {
+    *z = xs[i] + ys[i];
+}
+
+/// The loop that calls the kernel once per index, one index after another.
+fn adder_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
+    for (i, z) in zs.iter_mut().enumerate() {
+        adder_kernel(i, xs, ys, z);
+    }
+}
+
+/// The same kernel under rayon: which thread runs which index, and in what order, is
+/// rayon's business.
+fn adder_parallel(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
+    zs.par_iter_mut().enumerate().for_each(|(i, z)| adder_kernel(i, xs, ys, z));
+}
+// ANCHOR_END: kernel
+
+fn main() {
+    let n = arg_usize(1, "the array length", 1000, 1, 100_000_000);
+    // ANCHOR: main
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let xs = rng.vec_f64(n, -1.0, 1.0);
+    let ys = rng.vec_f64(n, -1.0, 1.0);
+    println!("{n} random f64 values in each input, seed {seed} (varies)");
+
+    // Outputs are made by the caller and handed in: the kernel only fills them.
+    let mut zs_serial = vec![0.0; n];
+    let mut zs_parallel = vec![0.0; n];
+    adder_serial(&xs, &ys, &mut zs_serial);
+    adder_parallel(&xs, &ys, &mut zs_parallel);
+    let wrong = count_mismatches(&zs_parallel, &zs_serial);
+    println!("the rayon loop gives the serial loop's result, element for element: {}", verdict(wrong == 0));
+    // ANCHOR_END: main
+}

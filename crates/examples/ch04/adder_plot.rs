@@ -1,0 +1,61 @@
+//! Draws the CPU-against-GPU adder figure from the table that `adder_sweep` printed on the
+//! GPU machine (its recorded output, `ch04/adder_sweep.gpu.txt`), so the figure shows measured
+//! numbers and nothing else. Prints the SVG.
+use course::cli::fail;
+use course::plot::{Chart, Series};
+
+/// `812 ns`, `4.31 µs`, `12.0 ms` or `1.52 s` (two words) in microseconds.
+fn micros(value: &str, unit: &str) -> Option<f64> {
+    let v: f64 = value.parse().ok()?;
+    let scale = match unit {
+        "ns" => 1e-3,
+        "µs" => 1.0,
+        "ms" => 1e3,
+        "s" => 1e6,
+        _ => return None,
+    };
+    Some(v * scale)
+}
+
+fn main() {
+    let Some(path) = std::env::args().nth(1) else {
+        fail("give the recorded output of adder_sweep, e.g. `adder_plot ch04/adder_sweep.gpu.txt`")
+    };
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let gpu_name = text
+        .lines()
+        .find_map(|l| l.strip_prefix("GPU: "))
+        .and_then(|l| l.split(" (").next())
+        .unwrap_or("GPU");
+
+    // Rows of the table: `n  CPU-time unit  GPU-time unit  speedup`.
+    let (mut cpu, mut gpu) = (Vec::new(), Vec::new());
+    for line in text.lines() {
+        let w: Vec<&str> = line.split_whitespace().collect();
+        let Some(n) = w.first().and_then(|t| t.parse::<f64>().ok()) else { continue };
+        if w.len() != 6 {
+            continue;
+        }
+        if let (Some(c), Some(g)) = (micros(w[1], w[2]), micros(w[3], w[4])) {
+            cpu.push((n, c));
+            gpu.push((n, g));
+        }
+    }
+    if cpu.len() < 2 {
+        fail(&format!("{path} holds no table of adder timings; run adder_sweep on a GPU first"));
+    }
+
+    let chart = Chart {
+        title: "Adding two arrays of f64: CPU against GPU".into(),
+        x_label: "array length n".into(),
+        y_label: "time per addition of two arrays (µs)".into(),
+        log_x: true,
+        log_y: true,
+        series: vec![
+            Series { label: "host CPU, rayon".into(), points: cpu },
+            Series { label: format!("{gpu_name}, kernel"), points: gpu },
+        ],
+    };
+    println!("<!-- drawn by `adder_plot {path}` -->");
+    print!("{}", chart.to_svg());
+}

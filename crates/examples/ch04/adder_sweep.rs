@@ -1,0 +1,79 @@
+//! The rayon adder against the GPU adder, for arrays of 1,000 to 100,000,000 doubles. The
+//! arrays already sit where each side needs them (host memory for the CPU, device memory for
+//! the GPU): this times the adding, not the copying. `adder_plot` draws the figure from the
+//! table this prints.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::machine::describe_cpu;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+fn add_rayon(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
+    zs.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+}
+
+/// 1000, 3000, 10000, 30000, ... up to `largest`.
+fn sizes_up_to(largest: usize) -> Vec<usize> {
+    let mut sizes = vec![1000];
+    loop {
+        let last = *sizes.last().unwrap();
+        let next = if last.to_string().starts_with('1') { last * 3 } else { last / 3 * 10 };
+        if next > largest {
+            return sizes;
+        }
+        sizes.push(next);
+    }
+}
+
+fn main() {
+    let largest = arg_usize(1, "the largest array length", 100_000_000, 1000, 400_000_000);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    println!("{}", describe_cpu());
+    let module = load(&ctx, &kernel_file!("ch04-adder.cu"), false);
+    let adder = function(&module, "adder");
+
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let xs = rng.vec_f64(largest, -1.0, 1.0);
+    let ys = rng.vec_f64(largest, -1.0, 1.0);
+    println!("inputs drawn with seed {seed} (varies)");
+    let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
+    let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
+
+    // ANCHOR: sweep
+    println!("{:>11} {:>10} {:>10} {:>12}", "n", "CPU", "GPU", "GPU speedup");
+    let mut all_right = true;
+    let sizes = sizes_up_to(largest);
+    for &n in &sizes {
+        let mut zs_cpu = vec![0.0; n];
+        let cpu = time_cpu(2, 10, || add_rayon(&xs[..n], &ys[..n], &mut zs_cpu));
+
+        let mut zs_dev = alloc_poisoned::<f64>(&stream, n);
+        let blocks = (n as u32).div_ceil(256);
+        let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let n_arg = n as i32;
+        let gpu = time_gpu(&stream, 3, 20, || {
+            let mut launch = stream.launch_builder(&adder);
+            launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&n_arg);
+            unsafe { launch.launch(config) }.or_exit("launch the adder kernel");
+        });
+        let zs_gpu = stream.clone_dtoh(&zs_dev).or_exit("copy zs back from the GPU");
+        all_right &= count_mismatches(&zs_gpu, &zs_cpu) == 0;
+
+        println!("{n:>11} {:>10} {:>10} {:>12}", fmt_ms(cpu.median_ms), fmt_ms(gpu.median_ms), fmt_times(cpu.median_ms / gpu.median_ms));
+        if n == *sizes.last().unwrap() {
+            let bytes = 24.0 * n as f64; // two arrays read, one written
+            record(&format!("adder, n={n} f64"), &gpu, Work::Bytes(bytes));
+            println!("GPU adder at n = {n}: {} for three arrays of f64", fmt_gb_per_s(bytes, gpu.median_ms));
+        }
+    }
+    println!("the GPU's sums equal the CPU's at every size: {}", verdict(all_right));
+    // ANCHOR_END: sweep
+}

@@ -1,0 +1,85 @@
+//! The DFT on the GPU in f32, one thread per k, for N = 100,000 and N = 131,072: the naive
+//! phase against the exactly reduced one, each compared with a float64 FFT on the CPU
+//! (rustfft) and beside cuFFT on the same GPU.
+use std::sync::Arc;
+
+use course::compare::{relative_error, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_ms, record, time_gpu};
+use cudarc::cufft::{CudaFft, FftDirection, sys::cufftType, sys::float2};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use num_complex::Complex64;
+use rustfft::FftPlanner;
+
+/// Real and imaginary parts side by side, in f64.
+fn flat(v: &[float2]) -> Vec<f64> {
+    v.iter().flat_map(|c| [c.x as f64, c.y as f64]).collect()
+}
+
+// ANCHOR: launch
+/// One thread per output k, 256 threads per block.
+fn run_dft(stream: &Arc<CudaStream>, (name, kernel): (&str, &CudaFunction), xs: &CudaSlice<float2>, n: usize) -> (f64, Vec<float2>) {
+    let mut out = alloc_poisoned::<float2>(stream, n);
+    let config = LaunchConfig { grid_dim: ((n as u32).div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let n_arg = n as i32;
+    let t = time_gpu(stream, 1, 5, || {
+        let mut launch = stream.launch_builder(kernel);
+        launch.arg(xs).arg(&mut out).arg(&n_arg);
+        unsafe { launch.launch(config) }.or_exit("launch the DFT kernel");
+    });
+    // 8 floating-point operations per term (a complex multiply-add), not counting sincos.
+    record(&format!("{name}, n={n}"), &t, Work::Flops(8.0 * (n * n) as f64));
+    (t.median_ms, stream.clone_dtoh(&out).or_exit("copy X back from the GPU"))
+}
+// ANCHOR_END: launch
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    // Fast math: sincosf becomes the hardware's approximate sine and cosine.
+    let module = load(&ctx, &kernel_file!("ch04-dft.cu"), true);
+    let naive = function(&module, "dft_naive_phase");
+    let reduced = function(&module, "dft_reduced_phase");
+    let seed = fresh_seed();
+    println!("inputs drawn with seed {seed} (varies)");
+    let mut rng = Rng::new(seed);
+
+    // ANCHOR: compare
+    for n in [100_000usize, 131_072] {
+        let xs: Vec<float2> = (0..n).map(|_| float2 { x: rng.f32() * 2.0 - 1.0, y: rng.f32() * 2.0 - 1.0 }).collect();
+        // The reference: the same f32 inputs, transformed in f64 on the CPU.
+        let mut want: Vec<Complex64> = xs.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).collect();
+        FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut want);
+        let want: Vec<f64> = want.iter().flat_map(|c| [c.re, c.im]).collect();
+
+        let mut xs_dev = stream.clone_htod(&xs).or_exit("copy x to the GPU");
+        let (t_naive, x_naive) = run_dft(&stream, ("dft_naive_phase", &naive), &xs_dev, n);
+        let (t_reduced, x_reduced) = run_dft(&stream, ("dft_reduced_phase", &reduced), &xs_dev, n);
+
+        // cuFFT in f32 on the same input (it leaves the input unchanged out of place).
+        let fft = CudaFft::plan_1d(n as i32, cufftType::CUFFT_C2C, 1, stream.clone()).or_exit("plan a cuFFT transform");
+        let mut x_fft = alloc_poisoned::<float2>(&stream, n);
+        let t_fft = time_gpu(&stream, 1, 5, || {
+            fft.exec_c2c(&mut xs_dev, &mut x_fft, FftDirection::Forward).or_exit("run cuFFT");
+        });
+        let x_fft = stream.clone_dtoh(&x_fft).or_exit("copy cuFFT's result back");
+
+        let (e_naive, e_reduced, e_fft) = (
+            relative_error(&flat(&x_naive), &want),
+            relative_error(&flat(&x_reduced), &want),
+            relative_error(&flat(&x_fft), &want),
+        );
+        println!("N = {n}");
+        println!("  naive phase:   {:>9}, relative error {e_naive:.1e} (varies)", fmt_ms(t_naive));
+        println!("  reduced phase: {:>9}, relative error {e_reduced:.1e} (varies)", fmt_ms(t_reduced));
+        println!("  cuFFT:         {:>9}, relative error {e_fft:.1e} (varies)", fmt_ms(t_fft.median_ms));
+        println!("  naive phase within 1e-4 of the float64 FFT:   {}", verdict(e_naive <= 1e-4));
+        println!("  reduced phase within 1e-4 of the float64 FFT: {}", verdict(e_reduced <= 1e-4));
+        println!("  reduced phase within 1e-4 of cuFFT:           {}", verdict(relative_error(&flat(&x_reduced), &flat(&x_fft)) <= 1e-4));
+    }
+    // ANCHOR_END: compare
+}

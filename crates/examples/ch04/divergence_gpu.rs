@@ -1,0 +1,64 @@
+//! Warp divergence, measured: the same half-and-half split of the threads between two
+//! paths, once splitting every warp and once splitting none.
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{fmt_ms, fmt_times, time_gpu};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+// The two paths of kernels/ch04-divergence.cu, step for step (mul_add is the fused fmaf).
+fn path_a(mut v: f32, steps: usize) -> f32 {
+    for _ in 0..steps {
+        v = v.mul_add(0.999, 0.5);
+    }
+    v
+}
+
+fn path_b(mut v: f32, steps: usize) -> f32 {
+    for _ in 0..steps {
+        v = v.mul_add(v, -0.25) * 0.5;
+    }
+    v
+}
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch04-divergence.cu"), false);
+
+    let (n, steps) = (1usize << 22, 256usize);
+    let seed = fresh_seed();
+    let input = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    println!("{n} threads, {steps} dependent multiply-adds each, seed {seed} (varies)");
+    let input_dev = stream.clone_htod(&input).or_exit("copy the input to the GPU");
+
+    // ANCHOR: run
+    let threads = 256u32;
+    let config = LaunchConfig { grid_dim: ((n as u32).div_ceil(threads), 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+    let (n_arg, steps_arg) = (n as i32, steps as i32);
+    let mut times = Vec::new();
+    for (name, warp_of) in [("split_every_warp", 1usize), ("split_no_warp", 32usize)] {
+        // On the CPU: thread i is thread i % 256 of its block, and takes path a when its
+        // thread number (or, for the second kernel, its warp number) is even.
+        let want: Vec<f32> = (0..n)
+            .into_par_iter()
+            .map(|i| if (i % threads as usize / warp_of) % 2 == 0 { path_a(input[i], steps) } else { path_b(input[i], steps) })
+            .collect();
+        let kernel = function(&module, name);
+        let mut out = alloc_poisoned::<f32>(&stream, n);
+        let t = time_gpu(&stream, 2, 10, || {
+            let mut launch = stream.launch_builder(&kernel);
+            launch.arg(&input_dev).arg(&mut out).arg(&n_arg).arg(&steps_arg);
+            unsafe { launch.launch(config) }.or_exit("launch the divergence kernel");
+        });
+        let got = stream.clone_dtoh(&out).or_exit("copy the result back from the GPU");
+        println!("{name:<17} {:>9}, every value equals the CPU's: {}", fmt_ms(t.median_ms), verdict(count_mismatches(&got, &want) == 0));
+        times.push(t.median_ms);
+    }
+    println!("splitting every warp costs {} the time of splitting none", fmt_times(times[0] / times[1]));
+    // ANCHOR_END: run
+}

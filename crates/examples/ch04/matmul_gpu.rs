@@ -1,0 +1,113 @@
+//! C = A·B for 2048×2048 f32 matrices with one thread per element of C, three ways: summing
+//! in global memory, summing in a register, and on a 1-D grid. Each is checked against
+//! ndarray on the CPU and timed against cuBLAS on the same GPU.
+use std::sync::Arc;
+
+use course::compare::{relative_error, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
+use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use ndarray::Array2;
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch04-matmul.cu"), false);
+
+    // ANCHOR: data
+    let size = 2048usize;
+    let (m, n, p) = (size, size, size);
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let a = Array2::from_shape_vec((m, n), rng.vec_f32(m * n, -1.0, 1.0)).or_exit("shape A");
+    let b = Array2::from_shape_vec((n, p), rng.vec_f32(n * p, -1.0, 1.0)).or_exit("shape B");
+    println!("A and B: {m}x{n} and {n}x{p} f32, seed {seed} (varies)");
+    // The reference: the same inputs multiplied by ndarray in f64.
+    let want = a.mapv(f64::from).dot(&b.mapv(f64::from));
+    let want: Vec<f64> = want.iter().copied().collect();
+    // ANCHOR_END: data
+    let a_dev = stream.clone_htod(a.as_slice().or_exit("read A")).or_exit("copy A to the GPU");
+    let b_dev = stream.clone_htod(b.as_slice().or_exit("read B")).or_exit("copy B to the GPU");
+    let flops = 2.0 * (m * n * p) as f64;
+
+    // ANCHOR: cublas
+    // cuBLAS is column-major; a row-major C = A·B is the column-major Cᵀ = Bᵀ·Aᵀ, so the
+    // operands go in swapped.
+    let blas = CudaBlas::new(stream.clone()).or_exit("start cuBLAS");
+    let mut c_blas = alloc_poisoned::<f32>(&stream, m * p);
+    let cfg = GemmConfig {
+        transa: cublasOperation_t::CUBLAS_OP_N,
+        transb: cublasOperation_t::CUBLAS_OP_N,
+        m: p as i32,
+        n: m as i32,
+        k: n as i32,
+        alpha: 1.0f32,
+        lda: p as i32,
+        ldb: n as i32,
+        beta: 0.0f32,
+        ldc: p as i32,
+    };
+    let t_blas = time_gpu(&stream, 2, 10, || {
+        unsafe { blas.gemm(cfg, &b_dev, &a_dev, &mut c_blas) }.or_exit("run cuBLAS SGEMM");
+    });
+    let c_blas_host = stream.clone_dtoh(&c_blas).or_exit("copy C back from the GPU");
+    record("cuBLAS SGEMM, n=2048", &t_blas, Work::Flops(flops));
+    // ANCHOR_END: cublas
+
+    // ANCHOR: kernels
+    let (mi, ni, pi) = (m as i32, n as i32, p as i32);
+    let grid_2d = LaunchConfig {
+        grid_dim: ((p as u32).div_ceil(16), (m as u32).div_ceil(16), 1),
+        block_dim: (16, 16, 1),
+        shared_mem_bytes: 0,
+    };
+    let grid_1d = LaunchConfig {
+        grid_dim: (((m * p) as u32).div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let runs = [
+        ("matmul_sum_in_global", grid_2d),
+        ("matmul_sum_in_register", grid_2d),
+        ("matmul_1d", grid_1d),
+    ];
+    let mut results: Vec<(&str, Timing, Vec<f32>)> = Vec::new();
+    for (name, config) in runs {
+        let kernel = function(&module, name);
+        let mut c: CudaSlice<f32> = alloc_poisoned(&stream, m * p);
+        let t = time_gpu(&stream, 2, 10, || {
+            let mut launch = stream.launch_builder(&kernel);
+            launch.arg(&a_dev).arg(&b_dev).arg(&mut c).arg(&mi).arg(&ni).arg(&pi);
+            unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
+        });
+        record(&format!("{name}, n=2048"), &t, Work::Flops(flops));
+        results.push((name, t, host(&stream, &c)));
+    }
+    // ANCHOR_END: kernels
+
+    // ANCHOR: report
+    let as_f64 = |v: &[f32]| -> Vec<f64> { v.iter().map(|&x| x as f64).collect() };
+    println!("{:<24} {:>9} {:>14} {:>12}", "kernel", "time", "rate", "of cuBLAS");
+    for (name, t, _) in &results {
+        println!("{name:<24} {:>9} {:>14} {:>12}", fmt_ms(t.median_ms), fmt_gflop_per_s(flops, t.median_ms), fmt_times(t_blas.median_ms / t.median_ms));
+    }
+    println!("{:<24} {:>9} {:>14}", "cuBLAS SGEMM", fmt_ms(t_blas.median_ms), fmt_gflop_per_s(flops, t_blas.median_ms));
+    for (name, _, c) in &results {
+        let err = relative_error(&as_f64(c), &want);
+        let vs_blas = relative_error(c, &c_blas_host);
+        println!("{name}: relative error {err:.1e} against ndarray (f64), {vs_blas:.1e} against cuBLAS (varies)");
+        println!("{name}: within 1e-5 of ndarray: {}", verdict(err < 1e-5));
+    }
+    let blas_err = relative_error(&as_f64(&c_blas_host), &want);
+    println!("cuBLAS: within 1e-5 of ndarray: {}", verdict(blas_err < 1e-5));
+    // ANCHOR_END: report
+}
+
+fn host(stream: &Arc<CudaStream>, c: &CudaSlice<f32>) -> Vec<f32> {
+    stream.clone_dtoh(c).or_exit("copy C back from the GPU")
+}

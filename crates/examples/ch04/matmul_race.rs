@@ -1,0 +1,70 @@
+//! Candidates 1 and 3 for C = A·B as CUDA kernels: nothing stops them from running, and
+//! their result is wrong. Candidate 2, with one writer per element of C, is right.
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch04-matmul.cu"), false);
+
+    // ANCHOR: data
+    // Whole numbers from -2 to 2: every product and every sum is exact in f32, so a right
+    // answer equals the CPU's to the bit, whatever the order of the additions.
+    let (m, n, p) = (256usize, 256usize, 256usize);
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let mut small = |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(5) as f32 - 2.0).collect() };
+    let (a, b) = (small(m * n), small(n * p));
+    let mut want = vec![0.0f32; m * p];
+    for i in 0..m {
+        for k in 0..n {
+            for j in 0..p {
+                want[i * p + j] += a[i * n + k] * b[k * p + j];
+            }
+        }
+    }
+    println!("A and B are {m}x{n} and {n}x{p}, whole numbers from -2 to 2, seed {seed} (varies)");
+    // ANCHOR_END: data
+    let a_dev = stream.clone_htod(&a).or_exit("copy A to the GPU");
+    let b_dev = stream.clone_htod(&b).or_exit("copy B to the GPU");
+    let dims = (m as i32, n as i32, p as i32);
+
+    // ANCHOR: launches
+    let candidates = [
+        // candidate 1: x over k, y over j, z over i; 32×8 threads per block
+        ("matmul_racy_ijk", "candidate 1, a thread per (i, j, k)", (n.div_ceil(32), p.div_ceil(8), m), (32, 8, 1)),
+        // candidate 3: x over k, y over i
+        ("matmul_racy_ik", "candidate 3, a thread per (i, k)", (n.div_ceil(32), m.div_ceil(8), 1), (32, 8, 1)),
+        // candidate 2: x over j, y over i
+        ("matmul_sum_in_register", "candidate 2, a thread per (i, j)", (p.div_ceil(16), m.div_ceil(16), 1), (16, 16, 1)),
+    ];
+    for (kernel, name, grid, block) in candidates {
+        let f = function(&module, kernel);
+        // The racy kernels add into C, so C must start at zero; candidate 2 writes every
+        // element, so its C starts as NaN, which no forgotten element can pass for a result.
+        let mut c_dev = if kernel.starts_with("matmul_racy") {
+            stream.alloc_zeros::<f32>(m * p).or_exit("allocate C")
+        } else {
+            alloc_poisoned::<f32>(&stream, m * p)
+        };
+        let config = LaunchConfig {
+            grid_dim: (grid.0 as u32, grid.1 as u32, grid.2 as u32),
+            block_dim: block,
+            shared_mem_bytes: 0,
+        };
+        let mut launch = stream.launch_builder(&f);
+        launch.arg(&a_dev).arg(&b_dev).arg(&mut c_dev).arg(&dims.0).arg(&dims.1).arg(&dims.2);
+        unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
+        let c = stream.clone_dtoh(&c_dev).or_exit("copy C back from the GPU");
+        let wrong = count_mismatches(&c, &want);
+        println!("{name}: C equals the CPU's: {}", verdict(wrong == 0));
+        println!("    wrong elements: {wrong} of {}; C[0][0] = {} where the CPU has {} (varies)", m * p, c[0], want[0]);
+    }
+    // ANCHOR_END: launches
+}

@@ -1,0 +1,49 @@
+//! Solution to the multiplier challenge: the grid-stride adder turned into an element-wise
+//! multiplier, tested against the CPU.
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    // ANCHOR: solution
+    let module = load(&ctx, &kernel_file!("ch04-multiplier.cu"), false);
+    let multiplier = function(&module, "multiplier");
+
+    let n = 12_000_000usize;
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let xs = rng.vec_f64(n, -1.0, 1.0);
+    let ys = rng.vec_f64(n, -1.0, 1.0);
+    println!("n = {n}, seed {seed} (varies)");
+    let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
+    let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
+    let mut zs_dev = alloc_poisoned::<f64>(&stream, n);
+
+    // 1. The launch configuration: 256 threads per block, enough blocks for one element each.
+    let threads = 256u32;
+    let blocks = (n as u32).div_ceil(threads);
+    let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+    // 2. The launch.
+    let n_arg = n as i32;
+    let t = time_gpu(&stream, 2, 10, || {
+        let mut launch = stream.launch_builder(&multiplier);
+        launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&n_arg);
+        unsafe { launch.launch(config) }.or_exit("launch the multiplier");
+    });
+    // 3. The test: IEEE multiplication is exact to the bit on both sides.
+    let zs = stream.clone_dtoh(&zs_dev).or_exit("copy zs back from the GPU");
+    let want: Vec<f64> = xs.par_iter().zip(&ys).map(|(x, y)| x * y).collect();
+    println!("every product equals the CPU's: {}", verdict(count_mismatches(&zs, &want) == 0));
+    // ANCHOR_END: solution
+    let bytes = 24.0 * n as f64;
+    record("multiplier, n=1.2e7 f64", &t, Work::Bytes(bytes));
+    println!("{blocks} blocks of {threads} threads: {}, {}", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
+}

@@ -1,0 +1,35 @@
+//! About a million threads each add 1 to one counter: with a plain `+=`, then with atomicAdd.
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+const THREADS: usize = 256;
+
+fn main() {
+    let blocks = arg_usize(1, "the number of blocks", 4096, 1, 1 << 20);
+    let n = blocks * THREADS;
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+
+    // ANCHOR: count
+    let module = load(&ctx, &kernel_file!("ch05-counter.cu"), false);
+    let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let count_with = |name: &str| -> u32 {
+        let kernel = function(&module, name);
+        let mut d_counter = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
+        unsafe { stream.launch_builder(&kernel).arg(&mut d_counter).launch(cfg) }.or_exit("launch a counter kernel");
+        stream.clone_dtoh(&d_counter).or_exit("copy from the GPU")[0]
+    };
+    let plain = count_with("count_plain");
+    let atomic = count_with("count_atomic");
+    println!("{n} threads add 1 to one counter that starts at 0");
+    println!("plain +=:  counted {plain} (varies)");
+    println!("atomicAdd: counted {atomic}");
+    // ANCHOR_END: count
+    println!("plain += lost updates: {}", verdict(plain < n as u32));
+    println!("atomicAdd counted every thread: {}", verdict(atomic == n as u32));
+}

@@ -1,0 +1,102 @@
+//! Practice 4: the block sum without atomics. Each block writes its partial sum to a slot of
+//! its own, and the same kernel reduces the partials again until one value is left. The order
+//! of every addition is fixed, so three runs give the same bits, and so does the CPU when it
+//! adds in that same order.
+use std::sync::Arc;
+
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const THREADS: usize = 256;
+
+// ANCHOR: two_pass
+/// Reduce `d_x` to one float: 2^24 values become 65,536 partial sums, then 256, then 1.
+fn sum_without_atomics(stream: &Arc<CudaStream>, partial_sums: &CudaFunction, d_x: &CudaSlice<f32>) -> f32 {
+    let mut len = d_x.len();
+    let mut current: Option<CudaSlice<f32>> = None;
+    while len > 1 || current.is_none() {
+        let blocks = len.div_ceil(THREADS);
+        let mut next = alloc_poisoned::<f32>(stream, blocks);
+        let input = current.as_ref().unwrap_or(d_x);
+        let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+        unsafe { stream.launch_builder(partial_sums).arg(input).arg(&(len as i32)).arg(&mut next).launch(cfg) }
+            .or_exit("launch block_partial_sums");
+        current = Some(next);
+        len = blocks;
+    }
+    let last = current.expect("at least one pass ran");
+    stream.clone_dtoh(&last).or_exit("copy from the GPU")[0]
+}
+// ANCHOR_END: two_pass
+
+// ANCHOR: cpu_same_order
+/// The same additions in the same order on the CPU: each block of 256 is summed as the
+/// kernel's tree does it (slot t += slot t + stride, stride 128, 64, ..., 1), in float32.
+fn sum_in_kernel_order(x: &[f32]) -> f32 {
+    let mut values = x.to_vec();
+    loop {
+        values = values
+            .par_chunks(THREADS)
+            .map(|chunk| {
+                let mut s = [0.0f32; THREADS];
+                s[..chunk.len()].copy_from_slice(chunk);
+                let mut stride = THREADS / 2;
+                while stride > 0 {
+                    for t in 0..stride {
+                        s[t] += s[t + stride];
+                    }
+                    stride /= 2;
+                }
+                s[0]
+            })
+            .collect();
+        if values.len() == 1 {
+            return values[0];
+        }
+    }
+}
+// ANCHOR_END: cpu_same_order
+
+fn main() {
+    let n = arg_usize(1, "the number of floats", 1 << 24, 1, 1 << 28);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let seed = fresh_seed();
+    let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    let reference: f64 = x.par_iter().map(|&v| v as f64).sum();
+    let same_order = sum_in_kernel_order(&x);
+
+    let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
+    let partial_sums = function(&module, "block_partial_sums");
+    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
+
+    // ANCHOR: runs
+    let totals: Vec<f32> = (0..3).map(|_| sum_without_atomics(&stream, &partial_sums, &d_x)).collect();
+    for (run, total) in totals.iter().enumerate() {
+        println!("run {run}: two-pass float32 total {total:.2} (varies)");
+    }
+    println!("float64 sum on the CPU:     {reference:.2} (varies)");
+    println!("float32 sum on the CPU in the kernel's order: {same_order:.2} (varies)");
+    let identical = totals.iter().all(|t| t.to_bits() == totals[0].to_bits());
+    println!("the three runs are bit-identical: {}", verdict(identical));
+    println!("bit-identical to the CPU in the same order: {}", verdict(totals[0].to_bits() == same_order.to_bits()));
+    let error = (totals[0] as f64 - reference).abs() / reference;
+    println!("within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-4));
+    // ANCHOR_END: runs
+
+    let t = time_gpu(&stream, 1, 5, || {
+        sum_without_atomics(&stream, &partial_sums, &d_x);
+    });
+    let bytes = (n * size_of::<f32>()) as f64;
+    record(&format!("two-pass block sum, n={n}"), &t, Work::Bytes(bytes));
+    println!("two-pass sum, all passes and the copy back: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gb_per_s(bytes, t.median_ms));
+    println!("seed {seed} (varies)");
+}

@@ -1,0 +1,52 @@
+//! Practice 2: how often does the compare-and-swap loop of the float maximum lose to another
+//! thread and try again? Random values against the same values sorted in ascending order.
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const THREADS: usize = 256;
+
+fn main() {
+    let n = arg_usize(1, "the number of values", 1 << 20, 1, 1 << 28);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch05-atomic-max.cu"), false);
+    let max_float_cas_counted = function(&module, "max_float_cas_counted");
+    let seed = fresh_seed();
+    let random = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    let mut ascending = random.clone();
+    ascending.par_sort_unstable_by(f32::total_cmp);
+    let want = random.par_iter().copied().reduce(|| f32::NEG_INFINITY, f32::max);
+
+    // ANCHOR: retries
+    let cfg = LaunchConfig { grid_dim: (n.div_ceil(THREADS) as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let mut retries = Vec::new();
+    for (label, values) in [("random order", &random), ("ascending", &ascending)] {
+        let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
+        let mut d_result = stream.clone_htod(&[f32::NEG_INFINITY]).or_exit("copy to the GPU");
+        let mut d_retries = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
+        unsafe {
+            stream
+                .launch_builder(&max_float_cas_counted)
+                .arg(&d_values)
+                .arg(&(n as i32))
+                .arg(&mut d_result)
+                .arg(&mut d_retries)
+                .launch(cfg)
+        }
+        .or_exit("launch max_float_cas_counted");
+        let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
+        let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
+        println!("{label:<12}: right maximum: {}, retries: {count} (varies)", verdict(got == want));
+        retries.push(count);
+    }
+    println!("ascending input needed more retries: {}", verdict(retries[1] > retries[0]));
+    // ANCHOR_END: retries
+    println!("seed {seed} (varies)");
+}

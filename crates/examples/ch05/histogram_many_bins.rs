@@ -1,0 +1,84 @@
+//! Practice 3: a shared-memory histogram with more bins than threads: 1024 bins, then 16,384,
+//! which needs more shared memory than a block gets unless its kernel asks for more.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const THREADS: usize = 256;
+
+/// The CPU reference: per-thread histograms over chunks, added together.
+fn histogram_cpu(data: &[u32], bins: usize) -> Vec<u32> {
+    data.par_chunks(1 << 16)
+        .map(|chunk| {
+            let mut h = vec![0u32; bins];
+            for &v in chunk {
+                h[v as usize] += 1;
+            }
+            h
+        })
+        .reduce(|| vec![0u32; bins], |mut a, b| {
+            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+            a
+        })
+}
+
+fn main() {
+    let n = arg_usize(1, "the number of values", 1 << 22, 1, 1 << 28);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch05-histogram-bins.cu"), false);
+    let hist_shared_bins = function(&module, "hist_shared_bins");
+    let device = |a| ctx.attribute(a).or_exit("read a device attribute") as usize;
+    let sms = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    // ANCHOR: limits
+    let default_limit = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
+    let opt_in_limit = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    println!("shared memory per block: {} KiB unless the kernel asks for more, {} KiB at most", default_limit / 1024, opt_in_limit / 1024);
+    // ANCHOR_END: limits
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+
+    for bins in [1024usize, 16384] {
+        let data: Vec<u32> = (0..n).map(|_| rng.below(bins as u64) as u32).collect();
+        let want = histogram_cpu(&data, bins);
+        let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
+        // ANCHOR: launch
+        let shared_bytes = bins * size_of::<u32>();
+        println!("{bins} bins: {} KiB of shared memory per block", shared_bytes / 1024);
+        let cfg = LaunchConfig {
+            grid_dim: ((4 * sms) as u32, 1, 1),
+            block_dim: (THREADS as u32, 1, 1),
+            shared_mem_bytes: shared_bytes as u32,
+        };
+        let mut d_out = stream.alloc_zeros::<u32>(bins).or_exit("allocate GPU memory");
+        let launch = |d_out: &mut cudarc::driver::CudaSlice<u32>| unsafe {
+            stream
+                .launch_builder(&hist_shared_bins)
+                .arg(&d_data)
+                .arg(&(n as i32))
+                .arg(&(bins as i32))
+                .arg(d_out)
+                .launch(cfg)
+        };
+        if let Err(refused) = launch(&mut d_out) {
+            let why = refused.error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            println!("  the launch was refused: {:?} ({why})", refused.0);
+            hist_shared_bins
+                .set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared_bytes as i32)
+                .or_exit("raise the kernel's shared-memory limit");
+            println!("  raised the kernel's limit to {} KiB", shared_bytes / 1024);
+            launch(&mut d_out).or_exit("launch hist_shared_bins");
+        }
+        let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+        println!("  bins that differ from the CPU: {}, matches the CPU: {}", count_mismatches(&got, &want), verdict(got == want));
+        // ANCHOR_END: launch
+    }
+    println!("seed {seed} (varies)");
+}

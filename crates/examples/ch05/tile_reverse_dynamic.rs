@@ -1,0 +1,53 @@
+//! Practice 1: the tile reverse with the tile size chosen at launch, through dynamic shared
+//! memory. Tiles of 128 and of 512 floats, each checked against the CPU.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
+    let mut out = x.to_vec();
+    out.par_chunks_mut(tile).for_each(|piece| piece.reverse());
+    out
+}
+
+fn main() {
+    let n = arg_usize(1, "the number of floats (a multiple of 512)", 1 << 20, 512, 1 << 28);
+    if n % 512 != 0 {
+        course::cli::fail(&format!("the number of floats must be a multiple of 512, not {n}"));
+    }
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let seed = fresh_seed();
+    let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
+    let module = load(&ctx, &kernel_file!("ch05-tiles.cu"), false);
+    let reverse_tiles_dynamic = function(&module, "reverse_tiles_dynamic");
+    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
+
+    // ANCHOR: sizes
+    for tile in [128usize, 512] {
+        let mut d_out = alloc_poisoned::<f32>(&stream, n);
+        let cfg = LaunchConfig {
+            grid_dim: ((n / tile) as u32, 1, 1),
+            block_dim: (tile as u32, 1, 1),
+            shared_mem_bytes: (tile * size_of::<f32>()) as u32, // the kernel's `extern __shared__` tile
+        };
+        unsafe { stream.launch_builder(&reverse_tiles_dynamic).arg(&d_x).arg(&mut d_out).launch(cfg) }
+            .or_exit("launch reverse_tiles_dynamic");
+        let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+        let want = reverse_each_tile(&x, tile);
+        println!(
+            "tiles of {tile:>3} floats ({} bytes of shared memory per block): {} wrong, matches the CPU: {}",
+            cfg.shared_mem_bytes,
+            count_mismatches(&out, &want),
+            verdict(out == want)
+        );
+    }
+    // ANCHOR_END: sizes
+    println!("seed {seed} (varies)");
+}

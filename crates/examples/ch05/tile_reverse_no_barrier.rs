@@ -1,0 +1,46 @@
+//! The tile reverse with its barrier removed, launched three times: how many elements come
+//! out wrong each time?
+use course::cli::arg_usize;
+use course::compare::count_mismatches;
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const TILE: usize = 256;
+
+fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
+    let mut out = x.to_vec();
+    out.par_chunks_mut(tile).for_each(|piece| piece.reverse());
+    out
+}
+
+fn main() {
+    let tiles = arg_usize(1, "the number of tiles", 4096, 1, 1 << 20);
+    let n = tiles * TILE;
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+
+    let seed = fresh_seed();
+    let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
+    let want = reverse_each_tile(&x, TILE);
+
+    // ANCHOR: launches
+    let module = load(&ctx, &kernel_file!("ch05-no-barrier.cu"), false);
+    let reverse_no_barrier = function(&module, "reverse_tiles_no_barrier");
+    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
+    let cfg = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (TILE as u32, 1, 1), shared_mem_bytes: 0 };
+    for launch in 0..3 {
+        let mut d_out = alloc_poisoned::<f32>(&stream, n);
+        unsafe { stream.launch_builder(&reverse_no_barrier).arg(&d_x).arg(&mut d_out).launch(cfg) }
+            .or_exit("launch reverse_tiles_no_barrier");
+        let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+        let wrong = count_mismatches(&out, &want);
+        println!("launch {launch}: {wrong} of {n} elements wrong (varies)");
+    }
+    // ANCHOR_END: launches
+    println!("seed {seed} (varies)");
+}

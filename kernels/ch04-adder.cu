@@ -1,0 +1,17 @@
+// The first kernel of chapter 4: the body of the adder loop, run once per thread.
+// check: PTX has .entry adder
+// check: PTX has add.f64
+// check: PTX lacks atom.
+
+// ANCHOR: adder
+extern "C" __global__ void adder(const double *xs, const double *ys, double *zs, int n)
+{
+    // Which element is this thread's? Its block's place in the grid, times the block's
+    // width, plus its own place in the block.
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    // The grid is rounded up to whole blocks, so the last block may reach past the end.
+    if (i < n) {
+        zs[i] = xs[i] + ys[i];
+    }
+}
+// ANCHOR_END: adder

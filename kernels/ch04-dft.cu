@@ -1,0 +1,65 @@
+// The discrete Fourier transform X[k] = sum over j of x[j]·exp(-2πi·k·j/N), one thread per k,
+// in single precision. The program compiles this file with --use_fast_math, so sincosf
+// becomes the fast hardware approximation (sin.approx, cos.approx), which is accurate only
+// for angles near [-π, π].
+// check: compiled with --use_fast_math
+// check: PTX has .entry dft_naive_phase
+// check: PTX has .entry dft_reduced_phase
+// check: PTX has sin.approx
+// check: PTX has cos.approx
+// check: PTX lacks .f64
+
+#define TWO_PI 6.2831853071795865f
+
+// ANCHOR: naive
+// The workshop's kernel in fp32: the angle grows with k·j, up to 2π·N. A float carries 24
+// bits, so at N = 131072 the angle itself is off by hundredths of a radian before any sine
+// is taken, and the fast sine of a large angle is poor besides.
+extern "C" __global__ void dft_naive_phase(const float2 *xs, float2 *out, int n)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) {
+        const float step = -TWO_PI / n;
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n; ++j) {
+            // Evaluated left to right in float (as an int, k * j would overflow past 46341²).
+            float angle = step * k * j;
+            float s, c;
+            sincosf(angle, &s, &c);
+            float2 x = xs[j];
+            sum.x += x.x * c - x.y * s;
+            sum.y += x.x * s + x.y * c;
+        }
+        out[k] = sum;
+    }
+}
+// ANCHOR_END: naive
+
+// ANCHOR: reduced
+// exp(-2πi·k·j/N) repeats every N steps of k·j, so only (k·j) mod N matters. Keep it
+// exactly, in integers, by adding k at each step; centre it on zero, and the angle handed
+// to sincosf is never more than π in size.
+extern "C" __global__ void dft_reduced_phase(const float2 *xs, float2 *out, int n)
+{
+    int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) {
+        const float step = -TWO_PI / n;
+        float2 sum = make_float2(0.0f, 0.0f);
+        int kj = 0; // (k * j) mod n, for the current j
+        for (int j = 0; j < n; ++j) {
+            int centred = kj > n / 2 ? kj - n : kj; // in (-n/2, n/2]
+            float angle = step * centred;
+            float s, c;
+            sincosf(angle, &s, &c);
+            float2 x = xs[j];
+            sum.x += x.x * c - x.y * s;
+            sum.y += x.x * s + x.y * c;
+            kj += k;
+            if (kj >= n) {
+                kj -= n;
+            }
+        }
+        out[k] = sum;
+    }
+}
+// ANCHOR_END: reduced

@@ -1,0 +1,14 @@
+// Solution to the multiplier challenge of chapter 4.
+// check: PTX has .entry multiplier
+// check: PTX has mul.f64
+// check: PTX has %nctaid.x
+
+// ANCHOR: multiplier
+extern "C" __global__ void multiplier(const double *xs, const double *ys, double *zs, int n)
+{
+    int step = gridDim.x * blockDim.x;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+        zs[i] = xs[i] * ys[i];
+    }
+}
+// ANCHOR_END: multiplier

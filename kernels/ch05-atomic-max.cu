@@ -1,0 +1,92 @@
+// The largest value of an array, found by atomics: atomicMax for integers, and for floats a
+// bit trick that only works for some inputs, then compare-and-swap loops that work for all.
+// check: PTX has atom.global.max.s32
+// check: PTX has atom.global.cas.b32
+// check: PTX has atom.global.min.u32
+// check: PTX lacks .f64
+
+// ANCHOR: max_int
+extern "C" __global__ void max_int(const int *values, int n, int *result)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicMax(result, values[i]);
+    }
+}
+// ANCHOR_END: max_int
+
+// ANCHOR: max_float_bits
+// The bit trick: compare the floats' bit patterns as ints. Right for floats >= 0 only.
+extern "C" __global__ void max_float_bits(const float *values, int n, float *result)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomicMax((int *)result, __float_as_int(values[i]));
+    }
+}
+// ANCHOR_END: max_float_bits
+
+// ANCHOR: atomic_max_float
+// Raise *addr to v if v is larger, comparing as floats. atomicCAS(p, expected, desired) writes
+// desired only if *p still holds expected, and returns what *p held.
+__device__ void atomic_max_float(float *addr, float v)
+{
+    int *p = (int *)addr;
+    int seen = *p;
+    while (__int_as_float(seen) < v) {  // stop as soon as v would not raise the maximum
+        int expected = seen;
+        seen = atomicCAS(p, expected, __float_as_int(v));
+        if (seen == expected) {
+            break;                      // nobody wrote in between: v is in
+        }
+    }
+}
+
+extern "C" __global__ void max_float_cas(const float *values, int n, float *result)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomic_max_float(result, values[i]);
+    }
+}
+// ANCHOR_END: atomic_max_float
+
+// ANCHOR: max_float_sign_split
+// Another correct version, without a loop: a float >= 0 is ordered like its bits read as a
+// signed int, and a negative float is ordered backwards like its bits read as an unsigned int.
+extern "C" __global__ void max_float_sign_split(const float *values, int n, float *result)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        float v = values[i];
+        if (v >= 0.0f) {
+            atomicMax((int *)result, __float_as_int(v));
+        } else {
+            atomicMin((unsigned *)result, __float_as_uint(v));
+        }
+    }
+}
+// ANCHOR_END: max_float_sign_split
+
+// ANCHOR: max_float_cas_counted
+// atomic_max_float with a count of the compare-and-swaps that lost to another thread.
+extern "C" __global__ void max_float_cas_counted(const float *values, int n, float *result,
+                                                 unsigned *retries)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) {
+        return;
+    }
+    float v = values[i];
+    int *p = (int *)result;
+    int seen = *p;
+    while (__int_as_float(seen) < v) {
+        int expected = seen;
+        seen = atomicCAS(p, expected, __float_as_int(v));
+        if (seen == expected) {
+            break;
+        }
+        atomicAdd(retries, 1u);         // another thread changed it first: try again
+    }
+}
+// ANCHOR_END: max_float_cas_counted

@@ -1,0 +1,47 @@
+// A general histogram in the manner of a library's bincount: it accepts any unsigned integers,
+// finds out how many bins it needs, and counts with global atomics, since nothing says that
+// the bins would fit in shared memory. Written once, as a template; each input type it serves
+// is one line at the end.
+// check: PTX has .entry bincount_largest_u8
+// check: PTX has .entry bincount_count_u8
+// check: PTX has atom.global.max.u32
+// check: PTX has atom.global.add.u32
+
+// ANCHOR: bincount
+#define THREADS 256
+
+// The largest value: a maximum per thread, then a tree in shared memory, then one atomic
+// per block. *result must start at 0.
+template <typename T>
+__device__ void largest(const T *values, int n, unsigned *result)
+{
+    __shared__ unsigned s[THREADS];
+    unsigned m = 0;
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        m = max(m, (unsigned)values[i]);
+    }
+    s[threadIdx.x] = m;
+    __syncthreads();
+    for (int stride = THREADS / 2; stride > 0; stride /= 2) {
+        if (threadIdx.x < stride) {
+            s[threadIdx.x] = max(s[threadIdx.x], s[threadIdx.x + stride]);
+        }
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) {
+        atomicMax(result, s[0]);
+    }
+}
+
+// One global atomic per value, into bins sized from the largest value.
+template <typename T>
+__device__ void count(const T *values, int n, unsigned *bins)
+{
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        atomicAdd(&bins[values[i]], 1u);
+    }
+}
+
+extern "C" __global__ void bincount_largest_u8(const unsigned char *v, int n, unsigned *r) { largest(v, n, r); }
+extern "C" __global__ void bincount_count_u8(const unsigned char *v, int n, unsigned *b) { count(v, n, b); }
+// ANCHOR_END: bincount

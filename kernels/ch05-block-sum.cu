@@ -1,0 +1,53 @@
+// Summing floats: a tree in each block's shared memory, then either one atomic per block or
+// one partial sum per block, reduced again by a second launch.
+// check: PTX has .entry block_sum_atomic
+// check: PTX has .entry block_partial_sums
+// check: PTX has atom.global.add.f32
+// check: PTX has bar.sync
+// check: PTX lacks .f64
+
+#define THREADS 256
+
+// ANCHOR: tree
+// Sum the THREADS values in s, halving the number of busy threads at each step; the block's
+// sum ends in s[0]. Every thread of the block must call it: the barriers are inside.
+__device__ void tree_sum(float *s)
+{
+    int t = threadIdx.x;
+    for (int stride = THREADS / 2; stride > 0; stride /= 2) {
+        if (t < stride) {
+            s[t] += s[t + stride];
+        }
+        __syncthreads();                // outside the if: every thread reaches it
+    }
+}
+// ANCHOR_END: tree
+
+// ANCHOR: block_sum_atomic
+extern "C" __global__ void block_sum_atomic(const float *x, int n, float *total)
+{
+    __shared__ float s[THREADS];
+    int i = blockIdx.x * THREADS + threadIdx.x;
+    s[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    tree_sum(s);
+    if (threadIdx.x == 0) {
+        atomicAdd(total, s[0]);         // one atomic per block, not one per element
+    }
+}
+// ANCHOR_END: block_sum_atomic
+
+// ANCHOR: block_partial_sums
+// The same tree, but each block writes its sum to a slot of its own: no atomic, no race.
+extern "C" __global__ void block_partial_sums(const float *x, int n, float *partials)
+{
+    __shared__ float s[THREADS];
+    int i = blockIdx.x * THREADS + threadIdx.x;
+    s[threadIdx.x] = i < n ? x[i] : 0.0f;
+    __syncthreads();
+    tree_sum(s);
+    if (threadIdx.x == 0) {
+        partials[blockIdx.x] = s[0];
+    }
+}
+// ANCHOR_END: block_partial_sums

@@ -1,0 +1,18 @@
+// Every thread adds one to the same counter: with a plain += and with an atomic.
+// check: PTX has .entry count_plain
+// check: PTX has .entry count_atomic
+// check: PTX has ld.global.u32
+// check: PTX has st.global.u32
+// check: PTX has atom.global.add.u32
+
+// ANCHOR: counters
+extern "C" __global__ void count_plain(unsigned *counter)
+{
+    counter[0] += 1;                    // load, add, store: three steps another thread can split
+}
+
+extern "C" __global__ void count_atomic(unsigned *counter)
+{
+    atomicAdd(counter, 1u);             // one read-modify-write that nothing can split
+}
+// ANCHOR_END: counters

@@ -1,0 +1,27 @@
+// A shared-memory histogram whose number of bins is chosen at launch, and may exceed the
+// number of threads in a block: each thread clears and merges every blockDim.x-th bin.
+// check: PTX has .entry hist_shared_bins
+// check: PTX has .extern .shared
+// check: PTX has atom.shared.add.u32
+// check: PTX has atom.global.add.u32
+
+// ANCHOR: hist_shared_bins
+// Every value in data must be below bins; the launch gives bins * 4 bytes of shared memory.
+extern "C" __global__ void hist_shared_bins(const unsigned *data, int n, int bins, unsigned *out)
+{
+    extern __shared__ unsigned local[];
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) {
+        local[b] = 0;                   // each thread clears several bins
+    }
+    __syncthreads();
+    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+        atomicAdd(&local[data[i]], 1u);
+    }
+    __syncthreads();
+    for (int b = threadIdx.x; b < bins; b += blockDim.x) {
+        if (local[b] != 0) {            // an empty bin needs no global atomic
+            atomicAdd(&out[b], local[b]);
+        }
+    }
+}
+// ANCHOR_END: hist_shared_bins

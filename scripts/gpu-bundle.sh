@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Builds the GPU check bundle: release binaries of every GPU program (those with a `*.gpu.txt`
+# case), their expected outputs, and the `gpu-check` runner, packed as gpu-bundle.tar.gz
+# (small enough for the 64 MiB the GPU machine accepts). On a machine with a GPU:
+#   tar xzf gpu-bundle.tar.gz && gpu-bundle/gpu-check [--sanitize] [--out DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cases=$(find crates/examples -name '*.gpu.txt' | sort)
+bins=$(for c in $cases; do head -1 "$c" | sed -E 's/^\$ cargo run --release --bin ([^ ]+).*/\1/'; done | sort -u)
+args=()
+for b in $bins; do args+=(--bin "$b"); done
+cargo build --release -p course "${args[@]}"
+cargo build --release -p checker --bin gpu-check
+
+rm -rf gpu-bundle && mkdir -p gpu-bundle/bin gpu-bundle/cases
+cp target/release/gpu-check gpu-bundle/
+for b in $bins; do cp "target/release/$b" gpu-bundle/bin/; done
+for c in $cases; do
+    rel=${c#crates/examples/}
+    mkdir -p "gpu-bundle/cases/$(dirname "$rel")"
+    cp "$c" "gpu-bundle/cases/$rel"
+done
+[ -f crates/examples/sanitizer-expected.txt ] && cp crates/examples/sanitizer-expected.txt gpu-bundle/cases/
+tar czf gpu-bundle.tar.gz gpu-bundle
+echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1), $(echo $bins | wc -w) GPU programs"
