@@ -2,7 +2,7 @@
 // check: PTX has .entry multiply_scalar
 // check: PTX has .entry cos_each
 // check: PTX has .entry cos_fused
-// check: PTX lacks .f64
+// check: PTX lacks cos.approx
 
 // ANCHOR: unfused
 // What `cos(2 * (x - 1))` is, one operator at a time: three kernels, three passes over memory,

@@ -2,7 +2,7 @@
 // check: PTX has .entry square
 // check: PTX has .entry sine
 // check: PTX has .entry polish
-// check: PTX lacks .f64
+// check: PTX lacks sin.approx
 
 // ANCHOR: three
 // The three independent computations. Each loops over its array with a stride of the whole

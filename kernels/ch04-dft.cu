@@ -36,27 +36,30 @@ extern "C" __global__ void dft_naive_phase(const float2 *xs, float2 *out, int n)
 // ANCHOR_END: naive
 
 // ANCHOR: reduced
-// exp(-2πi·k·j/N) repeats every N steps of k·j, so only (k·j) mod N matters. Keep it
-// exactly, in integers, by adding k at each step; centre it on zero, and the angle handed
-// to sincosf is never more than π in size.
+// exp(-2πi·k·j/N) repeats every N steps of k·j, so only (k·j) mod N matters. Keep it exactly
+// by adding k at each step and taking N off when it reaches N; centre it on zero, and the
+// angle handed to sincosf is never more than π in size.
+// The count is kept in a float: a float holds every whole number below 2^24 exactly, so the
+// additions are exact for N up to 2^23, and no int-to-float conversion is needed at each step
+// (conversions share the slow hardware unit that computes sines and cosines).
 extern "C" __global__ void dft_reduced_phase(const float2 *xs, float2 *out, int n)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     if (k < n) {
         const float step = -TWO_PI / n;
+        const float nf = n, kf = k, half = n / 2;
         float2 sum = make_float2(0.0f, 0.0f);
-        int kj = 0; // (k * j) mod n, for the current j
+        float kj = 0.0f; // (k * j) mod n, a whole number, for the current j
         for (int j = 0; j < n; ++j) {
-            int centred = kj > n / 2 ? kj - n : kj; // in (-n/2, n/2]
-            float angle = step * centred;
+            float centred = kj > half ? kj - nf : kj; // in (-n/2, n/2]
             float s, c;
-            sincosf(angle, &s, &c);
+            sincosf(step * centred, &s, &c);
             float2 x = xs[j];
             sum.x += x.x * c - x.y * s;
             sum.y += x.x * s + x.y * c;
-            kj += k;
-            if (kj >= n) {
-                kj -= n;
+            kj += kf;
+            if (kj >= nf) {
+                kj -= nf;
             }
         }
         out[k] = sum;

@@ -6,16 +6,33 @@
 // check: PTX has bar.sync
 // check: PTX has .shared
 
-// ANCHOR: racy
-// Each thread sums its share of xs, then adds it to the total with a plain read-add-write.
-// Between one thread's read and its write, other threads write their own sums, which
-// this thread's write then erases.
-extern "C" __global__ void sum_racy(const double *xs, double *total, int n)
+// ANCHOR: partial
+// One thread's share of the sum: elements i, i + stride, i + 2·stride, ... of a grid-stride
+// loop. Four loads are issued before their values are needed, so each thread keeps four
+// requests in flight to memory instead of one. (Indices stay below 2^31 for n up to 2·10^8.)
+__device__ double thread_partial_sum(const double *xs, int n)
 {
+    int stride = gridDim.x * blockDim.x;
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
     double partial = 0.0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    for (; i + 3 * stride < n; i += 4 * stride) {
+        double a = xs[i], b = xs[i + stride], c = xs[i + 2 * stride], d = xs[i + 3 * stride];
+        partial += (a + b) + (c + d);
+    }
+    for (; i < n; i += stride) {
         partial += xs[i];
     }
+    return partial;
+}
+// ANCHOR_END: partial
+
+// ANCHOR: racy
+// Each thread adds its partial sum to the total with a plain read-add-write. Between one
+// thread's read and its write, other threads write their own sums, which this thread's
+// write then erases.
+extern "C" __global__ void sum_racy(const double *xs, double *total, int n)
+{
+    double partial = thread_partial_sum(xs, n);
     *total += partial;
 }
 // ANCHOR_END: racy
@@ -25,10 +42,7 @@ extern "C" __global__ void sum_racy(const double *xs, double *total, int n)
 // thread of the grid queues up on the same eight bytes.
 extern "C" __global__ void sum_atomic_per_thread(const double *xs, double *total, int n)
 {
-    double partial = 0.0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        partial += xs[i];
-    }
+    double partial = thread_partial_sum(xs, n);
     atomicAdd(total, partial);
 }
 // ANCHOR_END: atomic
@@ -43,10 +57,7 @@ extern "C" __global__ void sum_block_tree(const double *xs, double *total, int n
 {
     __shared__ double partials[THREADS_PER_BLOCK];
 
-    double partial = 0.0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        partial += xs[i];
-    }
+    double partial = thread_partial_sum(xs, n);
     int t = threadIdx.x; // the thread's place in its block, not in the grid
     partials[t] = partial;
 

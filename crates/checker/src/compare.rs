@@ -2,7 +2,7 @@
 //!
 //! Three things are ignored, and nothing else:
 //! 1. a measurement: a number followed by a unit of time, rate or ratio (`12.3 ms`,
-//!    `512 GB/s`, `3.41x`, `87%`);
+//!    `512 GB/s`, `3.41x`, `87%`); durations match whatever their unit (`976 µs`, `1.02 ms`);
 //! 2. every number on a line that says `(varies)`: the program itself marks values that
 //!    change from run to run (the sums of a data race, say);
 //! 3. every number, when the machine differs: if a `CPU: ...` or `GPU: ...` line does not
@@ -36,35 +36,42 @@ fn split_number(token: &str) -> Option<(&str, &str)> {
     Some((&token[..start], &body[end..]))
 }
 
-fn is_unit(text: &str) -> bool {
+fn unit_of(text: &str) -> Option<&'static str> {
     let text = text.trim_end_matches([',', ';', ')', '.', ':']);
-    UNITS.contains(&text)
+    UNITS.iter().copied().find(|u| *u == text)
 }
 
-/// The line with its varying numbers replaced by `#` and its spaces collapsed.
-/// With `all_numbers`, every number is replaced (output recorded on other hardware).
+/// Time units are one unit for the comparison: `976 µs` in one run is `1.02 ms` in the next.
+fn is_time(unit: &str) -> bool {
+    matches!(unit, "ns" | "µs" | "us" | "ms" | "s")
+}
+
+/// The line with its varying numbers replaced by `#` and its spaces collapsed; a masked
+/// duration's unit becomes `time`. With `all_numbers`, every number is replaced (output
+/// recorded on other hardware).
 pub fn mask_line(line: &str, all_numbers: bool) -> String {
     let varies = all_numbers || line.contains("(varies)");
-    let tokens: Vec<&str> = line.split_whitespace().collect();
-    let mut out = Vec::with_capacity(tokens.len());
-    for (i, token) in tokens.iter().enumerate() {
-        match split_number(token) {
-            Some((prefix, suffix)) => {
-                let unit_follows = if suffix.is_empty() {
-                    tokens.get(i + 1).is_some_and(|next| is_unit(next))
-                } else {
-                    is_unit(suffix)
-                };
-                if varies || unit_follows {
-                    out.push(format!("{prefix}#{suffix}"));
-                } else {
-                    out.push(token.to_string());
+    let mut tokens: Vec<String> = line.split_whitespace().map(String::from).collect();
+    for i in 0..tokens.len() {
+        let Some((prefix, suffix)) = split_number(&tokens[i]) else { continue };
+        let (prefix, suffix) = (prefix.to_string(), suffix.to_string());
+        if suffix.is_empty() {
+            if let Some(unit) = tokens.get(i + 1).and_then(|next| unit_of(next)) {
+                tokens[i] = format!("{prefix}#");
+                if is_time(unit) {
+                    tokens[i + 1] = tokens[i + 1].replacen(unit, "time", 1);
                 }
+            } else if varies {
+                tokens[i] = format!("{prefix}#");
             }
-            None => out.push(token.to_string()),
+        } else if let Some(unit) = unit_of(&suffix) {
+            let suffix = if is_time(unit) { suffix.replacen(unit, "time", 1) } else { suffix };
+            tokens[i] = format!("{prefix}#{suffix}");
+        } else if varies {
+            tokens[i] = format!("{prefix}#{suffix}");
         }
     }
-    out.join(" ")
+    tokens.join(" ")
 }
 
 fn is_machine_line(line: &str) -> bool {
@@ -105,7 +112,8 @@ mod tests {
 
     #[test]
     fn measurements_are_masked_and_results_are_not() {
-        assert_eq!(mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false), "serial # ms rayon #ms #x");
+        assert_eq!(mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false), "serial # time rayon #time #x");
+        assert_eq!(mask_line("took 976 µs", false), mask_line("took 1.02 ms", false));
         assert_eq!(mask_line("sum = 499999500000", false), "sum = 499999500000");
         assert_eq!(mask_line("copy: 4,210 GB/s (91%)", false), "copy: # GB/s (#%)");
         assert_eq!(mask_line("error 1.5e-7 after 3 runs", false), "error 1.5e-7 after 3 runs");

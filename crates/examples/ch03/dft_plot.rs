@@ -34,7 +34,7 @@ fn main() {
         _ => {
             // The GPU run has not been recorded in this file: say so in the figure itself.
             println!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 80" font-family="sans-serif" font-size="14">"#);
-            println!(r#"<rect width="640" height="80" fill="white" stroke="#333"/>"#);
+            println!(r##"<rect width="640" height="80" fill="white" stroke="#333"/>"##);
             println!(r#"<text x="320" y="45" text-anchor="middle">{path} holds no GPU measurements: run the GPU check.</text>"#);
             println!("</svg>");
         }

@@ -28,20 +28,21 @@ fn main() {
         .and_then(|l| l.split(" (").next())
         .unwrap_or("GPU");
 
-    // Rows of the table: `n  CPU-time unit  GPU-time unit  speedup`.
-    let (mut cpu, mut gpu) = (Vec::new(), Vec::new());
+    // Rows of the table: `n  serial unit  rayon unit  GPU unit  ratio`.
+    let (mut serial, mut rayon, mut gpu) = (Vec::new(), Vec::new(), Vec::new());
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
         let Some(n) = w.first().and_then(|t| t.parse::<f64>().ok()) else { continue };
-        if w.len() != 6 {
+        if w.len() != 8 {
             continue;
         }
-        if let (Some(c), Some(g)) = (micros(w[1], w[2]), micros(w[3], w[4])) {
-            cpu.push((n, c));
+        if let (Some(s), Some(r), Some(g)) = (micros(w[1], w[2]), micros(w[3], w[4]), micros(w[5], w[6])) {
+            serial.push((n, s));
+            rayon.push((n, r));
             gpu.push((n, g));
         }
     }
-    if cpu.len() < 2 {
+    if gpu.len() < 2 {
         fail(&format!("{path} holds no table of adder timings; run adder_sweep on a GPU first"));
     }
 
@@ -52,7 +53,8 @@ fn main() {
         log_x: true,
         log_y: true,
         series: vec![
-            Series { label: "host CPU, rayon".into(), points: cpu },
+            Series { label: "host CPU, serial".into(), points: serial },
+            Series { label: "host CPU, rayon".into(), points: rayon },
             Series { label: format!("{gpu_name}, kernel"), points: gpu },
         ],
     };

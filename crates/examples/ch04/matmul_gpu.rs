@@ -11,7 +11,7 @@ use course::random::{Rng, fresh_seed};
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
-use ndarray::Array2;
+use ndarray::ArrayView2;
 
 fn main() {
     let ctx = gpu_or_exit();
@@ -24,15 +24,16 @@ fn main() {
     let (m, n, p) = (size, size, size);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let a = Array2::from_shape_vec((m, n), rng.vec_f32(m * n, -1.0, 1.0)).or_exit("shape A");
-    let b = Array2::from_shape_vec((n, p), rng.vec_f32(n * p, -1.0, 1.0)).or_exit("shape B");
+    let (a_host, b_host) = (rng.vec_f32(m * n, -1.0, 1.0), rng.vec_f32(n * p, -1.0, 1.0));
+    let a = ArrayView2::from_shape((m, n), &a_host).or_exit("shape A");
+    let b = ArrayView2::from_shape((n, p), &b_host).or_exit("shape B");
     println!("A and B: {m}x{n} and {n}x{p} f32, seed {seed} (varies)");
     // The reference: the same inputs multiplied by ndarray in f64.
     let want = a.mapv(f64::from).dot(&b.mapv(f64::from));
     let want: Vec<f64> = want.iter().copied().collect();
     // ANCHOR_END: data
-    let a_dev = stream.clone_htod(a.as_slice().or_exit("read A")).or_exit("copy A to the GPU");
-    let b_dev = stream.clone_htod(b.as_slice().or_exit("read B")).or_exit("copy B to the GPU");
+    let a_dev = stream.clone_htod(&a_host).or_exit("copy A to the GPU");
+    let b_dev = stream.clone_htod(&b_host).or_exit("copy B to the GPU");
     let flops = 2.0 * (m * n * p) as f64;
 
     // ANCHOR: cublas

@@ -37,6 +37,7 @@ fn main() {
         let mut d_out = alloc_poisoned::<f32>(&stream, n);
         unsafe { stream.launch_builder(&reverse_no_barrier).arg(&d_x).arg(&mut d_out).launch(cfg) }
             .or_exit("launch reverse_tiles_no_barrier");
+        ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);
         println!("launch {launch}: {wrong} of {n} elements wrong (varies)");

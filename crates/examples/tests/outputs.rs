@@ -46,7 +46,8 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
     })
 }
 
-/// `<!-- drawn by `amdahl --svg` -->` on the first line of a figure.
+/// `<!-- drawn by `amdahl svg` -->` on the first line of a figure (no `--` inside: XML forbids it
+/// in a comment).
 fn figure_trial(svg: PathBuf) -> Trial {
     let name = format!("figure::{}", svg.file_name().unwrap_or_default().to_string_lossy());
     Trial::test(name, move || {
@@ -55,7 +56,7 @@ fn figure_trial(svg: PathBuf) -> Trial {
         let command = first
             .split('`')
             .nth(1)
-            .ok_or_else(|| format!("{}: the first line must name the program: <!-- drawn by `NAME ARGS` -->", svg.display()))?;
+            .ok_or_else(|| format!("{}: the first line must name the program: <!-- drawn by `NAME ARGS` --> (ARGS without `--`)", svg.display()))?;
         let mut words = command.split_whitespace();
         let bin = words.next().unwrap_or_default();
         let out = std::process::Command::new(bin_dir().join(bin))

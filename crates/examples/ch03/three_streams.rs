@@ -1,0 +1,127 @@
+//! Three independent computations (a * 2, b², sin c), each on its own stream: verified, timed
+//! one at a time, and timed together. Kernels that leave most of the GPU idle overlap; kernels
+//! that fill it have little room to.
+use std::sync::Arc;
+
+use cudarc::curand::CudaRng;
+use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+
+use course::compare::{count_mismatches, relative_error, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel;
+use course::kernel_file;
+use course::random::fresh_seed;
+use course::timing::{fmt_ms, fmt_times, time_gpu};
+
+const N: usize = 1 << 24;
+const THREADS: u32 = 256;
+
+/// One computation: its stream, its input, its output and its kernel.
+struct Job {
+    name: &'static str,
+    stream: Arc<CudaStream>,
+    input: CudaSlice<f32>,
+    output: CudaSlice<f32>,
+    kernel: CudaFunction,
+}
+
+impl Job {
+    fn launch(&mut self, blocks: u32) {
+        let n = N as i64;
+        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+        let mut launch = self.stream.launch_builder(&self.kernel);
+        launch.arg(&self.input).arg(&mut self.output).arg(&n);
+        unsafe { launch.launch(cfg) }.or_exit(&format!("launch the kernel of {}", self.name));
+    }
+}
+
+fn main() {
+    let ctx = gpu_or_exit();
+    println!("{}", describe(&ctx));
+    let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
+    let seed = fresh_seed();
+    println!("seed {seed} (varies)");
+
+    // ANCHOR: setup
+    // Each job's data is made on the job's own stream, where it is used: no job waits for another.
+    let mut jobs: Vec<Job> = [("a * 2", "times_two"), ("b ** 2", "square"), ("sin(c)", "sine")]
+        .into_iter()
+        .enumerate()
+        .map(|(i, (name, kernel))| {
+            let stream = ctx.new_stream().or_exit("create a stream");
+            let rng = CudaRng::new(seed + i as u64, stream.clone()).or_exit("start cuRAND");
+            let mut input = alloc_poisoned::<f32>(&stream, N);
+            rng.fill_with_normal(&mut input, 0.0, 1.0).or_exit("fill with normal values");
+            let output = alloc_poisoned::<f32>(&stream, N);
+            Job { name, stream, input, output, kernel: kernel::function(&module, kernel) }
+        })
+        .collect();
+    // ANCHOR_END: setup
+
+    let full = (N as u32).div_ceil(THREADS);
+    for blocks in [32, full] {
+        println!("each kernel on {blocks} blocks of {THREADS} threads, {N} f32 values per job:");
+        // ANCHOR: alone
+        let mut sum_alone = 0.0;
+        for job in jobs.iter_mut() {
+            let stream = job.stream.clone();
+            let t = time_gpu(&stream, 2, 10, || job.launch(blocks));
+            println!("  {:<7} alone on its stream: {:>9}", job.name, fmt_ms(t.median_ms));
+            sum_alone += t.median_ms;
+        }
+        // ANCHOR_END: alone
+        let together = together_ms(&mut jobs, blocks);
+        println!("  sum of the three alone:         {:>9}", fmt_ms(sum_alone));
+        println!("  all three at once, three streams: {:>7}  ({} the sum)", fmt_ms(together), fmt_times(together / sum_alone));
+        println!("  at least 10% below the sum: {}", verdict(together < 0.9 * sum_alone));
+        check(&jobs);
+    }
+}
+
+// ANCHOR: together
+/// Median time of running all jobs at once. The first stream records a start event that the
+/// others wait for; it then waits for the others' work and records the end.
+fn together_ms(jobs: &mut [Job], blocks: u32) -> f64 {
+    let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
+    let first = jobs[0].stream.clone();
+    let mut times = Vec::new();
+    for rep in 0..12 {
+        let start = first.record_event(timed).or_exit("record an event");
+        for job in jobs.iter() {
+            job.stream.wait(&start).or_exit("wait for an event");
+        }
+        for job in jobs.iter_mut() {
+            job.launch(blocks);
+        }
+        for job in &jobs[1..] {
+            first.join(&job.stream).or_exit("join the streams");
+        }
+        let end = first.record_event(timed).or_exit("record an event");
+        let ms = start.elapsed_ms(&end).or_exit("read the events") as f64;
+        if rep >= 2 {
+            times.push(ms); // the first two are warm-up
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    times[times.len() / 2]
+}
+// ANCHOR_END: together
+
+/// Each output against the CPU: a * 2 and b * b exactly, sin c to f32 accuracy.
+fn check(jobs: &[Job]) {
+    let host = |s: &CudaSlice<f32>, stream: &Arc<CudaStream>| stream.clone_dtoh(s).or_exit("copy from the GPU");
+    for job in jobs {
+        let x = host(&job.input, &job.stream);
+        let got = host(&job.output, &job.stream);
+        let ok = match job.name {
+            "a * 2" => count_mismatches(&got, &x.iter().map(|v| 2.0 * v).collect::<Vec<f32>>()) == 0,
+            "b ** 2" => count_mismatches(&got, &x.iter().map(|v| v * v).collect::<Vec<f32>>()) == 0,
+            _ => {
+                let want: Vec<f64> = x.iter().map(|&v| (v as f64).sin()).collect();
+                relative_error(&got.iter().map(|&v| v as f64).collect::<Vec<f64>>(), &want) < 1e-6
+            }
+        };
+        println!("  {:<7} matches the CPU: {}", job.name, verdict(ok));
+    }
+}
