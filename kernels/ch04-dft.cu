@@ -27,8 +27,11 @@ extern "C" __global__ void dft_naive_phase(const float2 *xs, float2 *out, int n)
             float s, c;
             sincosf(angle, &s, &c);
             float2 x = xs[j];
-            sum.x += x.x * c - x.y * s;
-            sum.y += x.x * s + x.y * c;
+            // x·(c + i·s), as four multiply-adds
+            sum.x += x.x * c;
+            sum.x -= x.y * s;
+            sum.y += x.x * s;
+            sum.y += x.y * c;
         }
         out[k] = sum;
     }
@@ -41,7 +44,7 @@ extern "C" __global__ void dft_naive_phase(const float2 *xs, float2 *out, int n)
 // angle handed to sincosf is never more than π in size.
 // The count is kept in a float: a float holds every whole number below 2^24 exactly, so the
 // additions are exact for N up to 2^23, and no int-to-float conversion is needed at each step
-// (conversions share the slow hardware unit that computes sines and cosines).
+// (conversions run at the same low rate as the fast sine and cosine).
 extern "C" __global__ void dft_reduced_phase(const float2 *xs, float2 *out, int n)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
@@ -55,8 +58,11 @@ extern "C" __global__ void dft_reduced_phase(const float2 *xs, float2 *out, int 
             float s, c;
             sincosf(step * centred, &s, &c);
             float2 x = xs[j];
-            sum.x += x.x * c - x.y * s;
-            sum.y += x.x * s + x.y * c;
+            // x·(c + i·s), as four multiply-adds
+            sum.x += x.x * c;
+            sum.x -= x.y * s;
+            sum.y += x.x * s;
+            sum.y += x.y * c;
             kj += kf;
             if (kj >= nf) {
                 kj -= nf;

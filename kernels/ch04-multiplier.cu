@@ -6,8 +6,9 @@
 // ANCHOR: multiplier
 extern "C" __global__ void multiplier(const double *xs, const double *ys, double *zs, int n)
 {
+    int first = blockIdx.x * blockDim.x + threadIdx.x;
     int step = gridDim.x * blockDim.x;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+    for (int i = first; i < n; i += step) {
         zs[i] = xs[i] * ys[i];
     }
 }

@@ -10,14 +10,17 @@
 // ANCHOR: bincount
 #define THREADS 256
 
-// The largest value: a maximum per thread, then a tree in shared memory, then one atomic
-// per block. *result must start at 0.
+// The largest value. Each thread keeps the largest it has seen, the block combines its
+// threads' values pairwise in shared memory, and thread 0 offers the block's largest to
+// *result with atomicMax. *result must start at 0.
 template <typename T>
 __device__ void largest(const T *values, int n, unsigned *result)
 {
     __shared__ unsigned s[THREADS];
+    int first = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = gridDim.x * blockDim.x;
     unsigned m = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    for (int i = first; i < n; i += stride) {
         m = max(m, (unsigned)values[i]);
     }
     s[threadIdx.x] = m;
@@ -37,7 +40,9 @@ __device__ void largest(const T *values, int n, unsigned *result)
 template <typename T>
 __device__ void count(const T *values, int n, unsigned *bins)
 {
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int first = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = gridDim.x * blockDim.x;
+    for (int i = first; i < n; i += stride) {
         atomicAdd(&bins[values[i]], 1u);
     }
 }

@@ -32,7 +32,7 @@ extern "C" __global__ void block_sum_atomic(const float *x, int n, float *total)
     __syncthreads();
     tree_sum(s);
     if (threadIdx.x == 0) {
-        atomicAdd(total, s[0]);         // one atomic per block, not one per element
+        atomicAdd(total, s[0]);         // 256 elements, a single atomic
     }
 }
 // ANCHOR_END: block_sum_atomic

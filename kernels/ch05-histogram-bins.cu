@@ -6,16 +6,18 @@
 // check: PTX has atom.global.add.u32
 
 // ANCHOR: hist_shared_bins
-// Every value in data must be below bins; the launch gives bins * 4 bytes of shared memory.
-extern "C" __global__ void hist_shared_bins(const unsigned *data, int n, int bins, unsigned *out)
+// Every entry of values must be below bins; the launch gives bins * 4 bytes of shared memory.
+extern "C" __global__ void hist_shared_bins(const unsigned *values, int n, int bins, unsigned *out)
 {
     extern __shared__ unsigned local[];
     for (int b = threadIdx.x; b < bins; b += blockDim.x) {
         local[b] = 0;                   // each thread clears several bins
     }
     __syncthreads();
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        atomicAdd(&local[data[i]], 1u);
+    int first = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = gridDim.x * blockDim.x;
+    for (int i = first; i < n; i += stride) {
+        atomicAdd(&local[values[i]], 1u);
     }
     __syncthreads();
     for (int b = threadIdx.x; b < bins; b += blockDim.x) {

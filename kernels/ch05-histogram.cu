@@ -1,6 +1,6 @@
-// A 256-bin histogram of bytes, three ways: one global atomic per byte; a histogram per block
-// in shared memory, merged into the global one at the end; and the same with each thread
-// reading 16 bytes at a time.
+// A 256-bin histogram of bytes: one global atomic per byte; a histogram per block in shared
+// memory, merged into the global one at the end; and the same with each thread reading
+// 16 bytes at a time.
 // check: PTX has .entry hist_global
 // check: PTX has .entry hist_shared
 // check: PTX has .entry hist_shared_wide
@@ -12,46 +12,52 @@
 
 // ANCHOR: hist_global
 // One thread per byte, one global atomic per byte.
-extern "C" __global__ void hist_global(const unsigned char *data, int n, unsigned *bins)
+extern "C" __global__ void hist_global(const unsigned char *bytes, int n, unsigned *bins)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        atomicAdd(&bins[data[i]], 1u);
+        atomicAdd(&bins[bytes[i]], 1u);
     }
 }
 // ANCHOR_END: hist_global
 
 // ANCHOR: hist_shared
 // A private histogram per block. Thread t owns bin t for clearing and merging (BINS threads).
-extern "C" __global__ void hist_shared(const unsigned char *data, int n, unsigned *bins)
+extern "C" __global__ void hist_shared(const unsigned char *bytes, int n, unsigned *bins)
 {
     __shared__ unsigned local[BINS];
     int t = threadIdx.x;
     local[t] = 0;                       // shared memory starts with whatever was there
     __syncthreads();                    // every bin is cleared before anyone counts
-    for (int i = blockIdx.x * blockDim.x + t; i < n; i += gridDim.x * blockDim.x) {
-        atomicAdd(&local[data[i]], 1u); // contended only by this block's threads
+
+    int first = blockIdx.x * blockDim.x + t;
+    int stride = gridDim.x * blockDim.x; // all the threads of the grid
+    for (int i = first; i < n; i += stride) {
+        atomicAdd(&local[bytes[i]], 1u); // contended only by this block's threads
     }
     __syncthreads();                    // every count is in before the merge
-    atomicAdd(&bins[t], local[t]);      // one global atomic per bin per block
+
+    atomicAdd(&bins[t], local[t]);      // the merge: 256 global atomics for the block
 }
 // ANCHOR_END: hist_shared
 
 // ANCHOR: hist_shared_wide
 // The same, but each step of the loop loads 16 bytes (one uint4) per thread, so a warp asks
 // memory for 512 bytes at once instead of 32.
-extern "C" __global__ void hist_shared_wide(const unsigned char *__restrict__ data, int n,
+extern "C" __global__ void hist_shared_wide(const unsigned char *__restrict__ bytes, int n,
                                             unsigned *bins)
 {
     __shared__ unsigned local[BINS];
     int t = threadIdx.x;
     local[t] = 0;
     __syncthreads();
+
+    int first = blockIdx.x * blockDim.x + t;
     int stride = gridDim.x * blockDim.x;
-    int chunks = n / 16;                // whole 16-byte pieces; the buffer is 16-byte aligned
-    const uint4 *pieces = (const uint4 *)data;
-    for (int c = blockIdx.x * blockDim.x + t; c < chunks; c += stride) {
-        uint4 piece = pieces[c];
+    int pieces = n / 16;                // whole 16-byte pieces; the buffer is 16-byte aligned
+    const uint4 *wide = (const uint4 *)bytes;
+    for (int p = first; p < pieces; p += stride) {
+        uint4 piece = wide[p];
         unsigned words[4] = {piece.x, piece.y, piece.z, piece.w};
         for (int w = 0; w < 4; w++) {
             for (int b = 0; b < 4; b++) {
@@ -59,10 +65,11 @@ extern "C" __global__ void hist_shared_wide(const unsigned char *__restrict__ da
             }
         }
     }
-    for (int i = chunks * 16 + blockIdx.x * blockDim.x + t; i < n; i += stride) {
-        atomicAdd(&local[data[i]], 1u); // the last n % 16 bytes
+    for (int i = pieces * 16 + first; i < n; i += stride) {
+        atomicAdd(&local[bytes[i]], 1u);  // the last n % 16 bytes
     }
     __syncthreads();
+
     atomicAdd(&bins[t], local[t]);
 }
 // ANCHOR_END: hist_shared_wide

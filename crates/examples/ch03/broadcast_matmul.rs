@@ -3,9 +3,7 @@
 use ndarray::{Array2, Axis, NewAxis, s};
 
 use course::compare::verdict;
-use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_ms, fmt_times, time_cpu};
 
 // ANCHOR: matmul
 /// C = A·B as `(A[:, :, None] * B[None, :, :]).sum(axis=1)`.
@@ -16,7 +14,6 @@ fn matmul_broadcast(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
 // ANCHOR_END: matmul
 
 fn main() {
-    println!("{}", describe_cpu());
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
@@ -30,12 +27,6 @@ fn main() {
     let err = (&c - &want).mapv(|d| d * d).sum().sqrt() / want.mapv(|w| w * w).sum().sqrt();
     println!("{m}x{n} times {n}x{p}: shape {:?}, matches ndarray's dot (relative error < 1e-12): {}", c.shape(), verdict(err < 1e-12));
     // ANCHOR_END: check
-
-    let broadcast = time_cpu(0, 3, || matmul_broadcast(&a, &b));
-    let dot = time_cpu(1, 3, || a.dot(&b));
-    println!("by broadcasting: {:>9}", fmt_ms(broadcast.median_ms));
-    println!("with dot:        {:>9}", fmt_ms(dot.median_ms));
-    println!("dot is {} faster", fmt_times(broadcast.median_ms / dot.median_ms));
 
     // ANCHOR: danger
     println!("memory the intermediate array needs (f64):");

@@ -16,7 +16,7 @@ use course::random::{Rng, fresh_seed};
 use course::timing::{fmt_gb_per_s, fmt_ms};
 
 const CHUNKS: usize = 8;
-const CHUNK: usize = 1 << 24; // f32 values: 64 MB
+const CHUNK: usize = 1 << 24; // f32 values: 64 MiB
 const TIMED: Option<CUevent_flags> = Some(CUevent_flags::CU_EVENT_DEFAULT);
 
 /// Where the host data lives.
@@ -34,7 +34,7 @@ struct Steps {
 }
 
 fn main() {
-    let rounds = arg_usize(1, "the number of rounds of work per value", 200, 1, 100_000) as i32;
+    let rounds = arg_usize(1, "the number of rounds of work per value", 150, 1, 100_000) as i32;
     let ctx = gpu_or_exit();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
@@ -42,7 +42,7 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let input = Rng::new(seed).vec_f32(CHUNKS * CHUNK, 0.5, 4.0);
-    println!("{CHUNKS} chunks of {} MB: copy in, {rounds} rounds of work per value, copy out", CHUNK * 4 / 1_000_000);
+    println!("{CHUNKS} chunks of {} MiB: copy in, {rounds} rounds of work per value, copy out", (CHUNK * 4) >> 20);
 
     let streams: Vec<Arc<CudaStream>> = (0..3).map(|_| ctx.new_stream().or_exit("create a stream")).collect();
     let mut buffers: Vec<CudaSlice<f32>> = streams.iter().map(|s| alloc_poisoned(s, CHUNK)).collect();

@@ -26,7 +26,10 @@ fn main() {
     println!("seed {seed} (varies)");
     let x_host = Rng::new(seed).vec_f32(N, -4.0, 4.0);
     let x = stream.clone_htod(&x_host).or_exit("copy to the GPU");
-    let (n, cfg) = (N as i64, LaunchConfig::for_num_elems(N as u32));
+    // The kernels take four values per thread, so the length must be a multiple of four.
+    assert!(N % 4 == 0, "N must be a multiple of 4");
+    let n4 = (N / 4) as i64;
+    let cfg = LaunchConfig { grid_dim: ((N / 4).div_ceil(256) as u32, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
 
     // ANCHOR: unfused
     // Three passes, as NumPy or an unfused CuPy expression does it. The two intermediate arrays
@@ -36,16 +39,16 @@ fn main() {
     let mut y_unfused = alloc_poisoned::<f32>(&stream, N);
     let (one, two) = (1.0f32, 2.0f32);
     let unfused = time_gpu(&stream, 2, 20, || unsafe {
-        stream.launch_builder(&subtract).arg(&x).arg(&one).arg(&mut tmp1).arg(&n).launch(cfg).or_exit("launch subtract_scalar");
-        stream.launch_builder(&multiply).arg(&tmp1).arg(&two).arg(&mut tmp2).arg(&n).launch(cfg).or_exit("launch multiply_scalar");
-        stream.launch_builder(&cosine).arg(&tmp2).arg(&mut y_unfused).arg(&n).launch(cfg).or_exit("launch cos_each");
+        stream.launch_builder(&subtract).arg(&x).arg(&one).arg(&mut tmp1).arg(&n4).launch(cfg).or_exit("launch subtract_scalar");
+        stream.launch_builder(&multiply).arg(&tmp1).arg(&two).arg(&mut tmp2).arg(&n4).launch(cfg).or_exit("launch multiply_scalar");
+        stream.launch_builder(&cosine).arg(&tmp2).arg(&mut y_unfused).arg(&n4).launch(cfg).or_exit("launch cos_each");
     });
     // ANCHOR_END: unfused
 
     // ANCHOR: fused
     let mut y_fused = alloc_poisoned::<f32>(&stream, N);
     let fused_time = time_gpu(&stream, 2, 20, || unsafe {
-        stream.launch_builder(&fused).arg(&x).arg(&mut y_fused).arg(&n).launch(cfg).or_exit("launch cos_fused");
+        stream.launch_builder(&fused).arg(&x).arg(&mut y_fused).arg(&n4).launch(cfg).or_exit("launch cos_fused");
     });
     // ANCHOR_END: fused
 

@@ -3,9 +3,7 @@
 use ndarray::Array1;
 
 use course::compare::verdict;
-use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_ms, time_cpu};
 
 // ANCHOR: series
 /// ys += xs^n / n! for n = 0..degree: each term is whole-array arithmetic, as in NumPy.
@@ -21,7 +19,6 @@ fn exp_series(xs: &Array1<f64>, ys: &mut Array1<f64>, degree: i32) {
 // ANCHOR_END: series
 
 fn main() {
-    println!("{}", describe_cpu());
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
@@ -36,11 +33,4 @@ fn main() {
     println!("largest relative difference from exp: {worst:.1e} (varies)");
     println!("within 1e-7 everywhere (NumPy's assert_allclose default): {}", verdict(worst <= 1e-7));
     // ANCHOR_END: check
-
-    let t = time_cpu(1, 5, || {
-        let mut ys = Array1::<f64>::zeros(xs.len());
-        exp_series(&xs, &mut ys, 12);
-        ys
-    });
-    println!("12 terms on 1000000 values: {} (median of {})", fmt_ms(t.median_ms), t.reps);
 }

@@ -53,9 +53,9 @@ fn main() {
         log_x: true,
         log_y: true,
         series: vec![
-            Series { label: "host CPU, serial".into(), points: serial },
-            Series { label: "host CPU, rayon".into(), points: rayon },
-            Series { label: format!("{gpu_name}, kernel"), points: gpu },
+            Series { label: "CPU, serial".into(), points: serial },
+            Series { label: "CPU, rayon".into(), points: rayon },
+            Series { label: gpu_name.to_string(), points: gpu },
         ],
     };
     println!("<!-- drawn by `adder_plot {path}` -->");

@@ -1,4 +1,5 @@
-//! About a million threads each add 1 to one counter: with a plain `+=`, then with atomicAdd.
+//! A counter incremented once by each of about a million threads, first with a plain `+=`,
+//! then with atomicAdd.
 use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};

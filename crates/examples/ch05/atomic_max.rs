@@ -50,7 +50,7 @@ fn main() {
         .or_exit("launch max_int");
     let gpu = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
     let cpu = ints.par_iter().copied().max().unwrap_or(i32::MIN);
-    println!("int32 atomicMax, any int32:       GPU {gpu}, CPU {cpu}, right: {} (varies)", verdict(gpu == cpu));
+    println!("{:<38} GPU {gpu}, CPU {cpu}, right: {} (varies)", "atomicMax, any int32", verdict(gpu == cpu));
     // ANCHOR_END: int
 
     // ANCHOR: floats

@@ -7,7 +7,7 @@ use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
@@ -58,7 +58,7 @@ fn main() {
             shared_mem_bytes: shared_bytes as u32,
         };
         let mut d_out = stream.alloc_zeros::<u32>(bins).or_exit("allocate GPU memory");
-        let launch = |d_out: &mut cudarc::driver::CudaSlice<u32>| unsafe {
+        let launch = |d_out: &mut CudaSlice<u32>| unsafe {
             stream
                 .launch_builder(&hist_shared_bins)
                 .arg(&d_data)

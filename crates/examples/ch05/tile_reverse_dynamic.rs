@@ -1,4 +1,4 @@
-//! Practice 1: the tile reverse with the tile size chosen at launch, through dynamic shared
+//! Practice 1: reversing tiles whose length the launch decides, through dynamic shared
 //! memory. Tiles of 128 and of 512 floats, each checked against the CPU.
 use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
@@ -17,7 +17,7 @@ fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
 
 fn main() {
     let n = arg_usize(1, "the number of floats (a multiple of 512)", 1 << 20, 512, 1 << 28);
-    if n % 512 != 0 {
+    if !n.is_multiple_of(512) {
         course::cli::fail(&format!("the number of floats must be a multiple of 512, not {n}"));
     }
     let ctx = gpu_or_exit();

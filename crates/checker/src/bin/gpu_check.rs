@@ -20,8 +20,8 @@ use std::process::Command;
 use checker::{Case, compare, find_cases};
 
 const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
-const TIMEOUT_S: &str = "300";
-const SANITIZER_JOBS: usize = 6;
+const TIMEOUT_S: &str = "150";
+const SANITIZER_JOBS: usize = 12;
 
 struct Tally {
     passed: usize,
