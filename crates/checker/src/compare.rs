@@ -13,9 +13,11 @@
 const UNITS: [&str; 13] =
     ["ns", "µs", "us", "ms", "s", "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "x", "×", "%"];
 
-/// Splits `(12.5ms,` into (`(`, `ms,`) around its number, when the token starts with one.
+/// Splits `(-12.5ms,` into (`(`, `ms,`) around its number, sign included, when the token
+/// starts with one.
 fn split_number(token: &str) -> Option<(&str, &str)> {
-    let body = token.trim_start_matches(['-', '+', '(', '~', '≈']);
+    let after_prefix = token.trim_start_matches(['(', '[', '~', '≈']);
+    let body = after_prefix.strip_prefix(['-', '+', '−']).unwrap_or(after_prefix);
     if !body.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
@@ -26,14 +28,15 @@ fn split_number(token: &str) -> Option<(&str, &str)> {
         let exponent_sign = (c == '-' || c == '+') && end > 0 && matches!(bytes[end - 1], b'e' | b'E');
         let exponent = (c == 'e' || c == 'E')
             && bytes.get(end + 1).is_some_and(|n| n.is_ascii_digit() || *n == b'-' || *n == b'+');
-        if c.is_ascii_digit() || c == '.' || c == '_' || c == ',' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit) || exponent || exponent_sign {
+        let digit_group = c == ',' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
+        if c.is_ascii_digit() || c == '.' || c == '_' || digit_group || exponent || exponent_sign {
             end += 1;
         } else {
             break;
         }
     }
-    let start = token.len() - body.len();
-    Some((&token[..start], &body[end..]))
+    let prefix_len = token.len() - after_prefix.len();
+    Some((&token[..prefix_len], &body[end..]))
 }
 
 fn unit_of(text: &str) -> Option<&'static str> {
@@ -51,7 +54,9 @@ fn is_time(unit: &str) -> bool {
 /// recorded on other hardware).
 pub fn mask_line(line: &str, all_numbers: bool) -> String {
     let varies = all_numbers || line.contains("(varies)");
-    let mut tokens: Vec<String> = line.split_whitespace().map(String::from).collect();
+    // `[-0.5,` and `[ 0.5,` are the same column, aligned: split brackets off first.
+    let spaced = line.replace('[', "[ ").replace('(', "( ");
+    let mut tokens: Vec<String> = spaced.split_whitespace().map(String::from).collect();
     for i in 0..tokens.len() {
         let Some((prefix, suffix)) = split_number(&tokens[i]) else { continue };
         let (prefix, suffix) = (prefix.to_string(), suffix.to_string());
@@ -115,13 +120,14 @@ mod tests {
         assert_eq!(mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false), "serial # time rayon #time #x");
         assert_eq!(mask_line("took 976 µs", false), mask_line("took 1.02 ms", false));
         assert_eq!(mask_line("sum = 499999500000", false), "sum = 499999500000");
-        assert_eq!(mask_line("copy: 4,210 GB/s (91%)", false), "copy: # GB/s (#%)");
+        assert_eq!(mask_line("copy: 4,210 GB/s (91%)", false), "copy: # GB/s ( #%)");
         assert_eq!(mask_line("error 1.5e-7 after 3 runs", false), "error 1.5e-7 after 3 runs");
     }
 
     #[test]
     fn lines_marked_varies_mask_every_number() {
-        assert_eq!(mask_line("run 1: 7342113 (varies)", false), "run #: # (varies)");
+        assert_eq!(mask_line("run 1: 7342113 (varies)", false), "run #: # ( varies)");
+        assert_eq!(mask_line("[ 0.476, -0.753] (varies)", false), mask_line("[-0.041,  0.638] (varies)", false));
     }
 
     #[test]
