@@ -1,6 +1,7 @@
 //! Expands the book's includes with mdBook's own preprocessor, then hands every chapter to
 //! skeptic, which turns each `rust` block into a test: compiled, and run unless `no_run`.
 //!
+//! Blocks marked `no_run` are compiled through a small cache (see tests/skeptic.rs).
 //! Blocks marked `compile_fail` are left out here: `tests/compile_fail.rs` checks that they
 //! fail with the error the book shows.
 
@@ -38,4 +39,10 @@ fn main() {
         files.push(file);
     }
     skeptic::generate_doc_tests(&files);
+
+    // skeptic checks each `no_run` block with rustc on every run; route those checks through
+    // `compile_test_cached` (tests/skeptic.rs), which skips a block unchanged since it passed.
+    let generated = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("skeptic-tests.rs");
+    let tests = std::fs::read_to_string(&generated).expect("skeptic wrote its tests");
+    std::fs::write(&generated, tests.replace("skeptic::rt::compile_test(", "compile_test_cached(")).unwrap();
 }

@@ -5,14 +5,16 @@
 //!
 //! ```text
 //! gpu-bundle/gpu-check [--sanitize] [--out DIR]
+//! gpu-bundle/gpu-check --results-from DIR
 //! ```
 //!
-//! Without options it checks outputs and timings;
-//! `--results-from DIR` only rewrites `DIR/results.md` from the metrics of an earlier run; `--sanitize` runs every GPU program under
-//! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead. Everything it
+//! Without options it checks outputs and timings; `--sanitize` runs every GPU program under
+//! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead (several at once:
+//! run it after the output check, never beside it, or it disturbs the timings). Everything it
 //! writes goes to `DIR` (default `gpu-check-out`): `results.md`, `metrics.tsv`, and under
 //! `outputs/` what each program printed, in the book's expected-output layout; with
-//! `--sanitize`, `sanitizer.txt`.
+//! `--sanitize`, `sanitizer.txt`. `--results-from DIR` only rewrites `DIR/results.md` from the
+//! metrics of an earlier run.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
