@@ -4,7 +4,7 @@ use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu};
+use course::timing::{fmt_times, time_cpu, fmt_ms};
 use rayon::prelude::*;
 
 // ANCHOR: serial
@@ -41,17 +41,11 @@ fn main() {
     let serial = time_cpu(2, 10, || add_serial(&xs, &ys, &mut zs_serial));
     let rayon = time_cpu(2, 10, || add_rayon(&xs, &ys, &mut zs_rayon));
 
-    println!("serial loop:    {}", millis(serial.median_ms));
-    println!("rayon par_iter: {}", millis(rayon.median_ms));
+    println!("serial loop:    {}", fmt_ms(serial.median_ms));
+    println!("rayon par_iter: {}", fmt_ms(rayon.median_ms));
     println!("speedup:        {}", fmt_times(serial.median_ms / rayon.median_ms));
     let wrong = count_mismatches(&zs_rayon, &zs_serial);
     println!("rayon's result equals the serial one exactly: {}", verdict(wrong == 0));
     // ANCHOR_END: main
 }
 
-/// A time in milliseconds to three significant digits. The unit never changes (no switch to
-/// µs for a fast run), so that every run prints the same words around its numbers.
-fn millis(ms: f64) -> String {
-    let decimals = (2 - ms.max(1e-9).log10().floor() as i32).max(0) as usize;
-    format!("{ms:.decimals$} ms")
-}

@@ -2,7 +2,7 @@
 //! lengths from a hundred to ten million, and what it costs to start parallel work at all.
 use course::cli::arg_usize;
 use course::machine::describe_cpu;
-use course::timing::time_cpu;
+use course::timing::{time_cpu, fmt_ms};
 use rayon::prelude::*;
 
 fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
@@ -22,8 +22,8 @@ fn main() {
     // ANCHOR: start
     let spawn = time_cpu(10, 100, || std::thread::spawn(|| ()).join());
     let join = time_cpu(10, 100, || rayon::join(|| (), || ()));
-    println!("start and join one new OS thread:       {}", micros(spawn.median_ms));
-    println!("hand rayon's waiting threads two no-ops: {}", micros(join.median_ms));
+    println!("start and join one new OS thread:       {}", fmt_ms(spawn.median_ms));
+    println!("hand rayon's waiting threads two no-ops: {}", fmt_ms(join.median_ms));
     // ANCHOR_END: start
 
     // ANCHOR: sweep
@@ -45,7 +45,7 @@ fn main() {
         let rayon = time_cpu(1, reps, || add_rayon(&xs, &ys, &mut zs));
         all_right &= zs.iter().all(|&z| z == 3.0);
         let ratio = serial.median_ms / rayon.median_ms;
-        println!("{n:>10}{:>12}{:>12}{:>10}", micros(serial.median_ms), micros(rayon.median_ms), speedup(ratio));
+        println!("{n:>10}{:>12}{:>12}{:>10}", fmt_ms(serial.median_ms), fmt_ms(rayon.median_ms), speedup(ratio));
         faster.push(ratio > 1.0);
     }
     // Always a number (n = 100 is never worth a thread), so the line reads the same on any machine.
@@ -62,10 +62,3 @@ fn speedup(ratio: f64) -> String {
     format!("{ratio:.decimals$}x")
 }
 
-/// A time in microseconds to three significant digits. The unit never changes (no switch to
-/// ns or ms), so that every run prints the same words around its numbers.
-fn micros(ms: f64) -> String {
-    let us = ms * 1e3;
-    let decimals = (2 - us.max(1e-9).log10().floor() as i32).max(0) as usize;
-    format!("{us:.decimals$} µs")
-}

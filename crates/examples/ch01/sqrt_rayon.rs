@@ -4,7 +4,7 @@ use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu};
+use course::timing::{fmt_times, time_cpu, fmt_ms};
 use rayon::prelude::*;
 
 // ANCHOR: solution
@@ -33,13 +33,7 @@ fn main() {
     println!("elements that differ from the serial f64::sqrt: {wrong}");
     println!("matches exactly: {}", verdict(wrong == 0));
     // ANCHOR_END: check
-    println!("serial {}, rayon {}, speedup {}", millis(serial.median_ms), millis(parallel.median_ms),
+    println!("serial {}, rayon {}, speedup {}", fmt_ms(serial.median_ms), fmt_ms(parallel.median_ms),
         fmt_times(serial.median_ms / parallel.median_ms));
 }
 
-/// A time in milliseconds to three significant digits. The unit never changes (no switch to
-/// µs for a fast run), so that every run prints the same words around its numbers.
-fn millis(ms: f64) -> String {
-    let decimals = (2 - ms.max(1e-9).log10().floor() as i32).max(0) as usize;
-    format!("{ms:.decimals$} ms")
-}

@@ -6,7 +6,7 @@ use course::cli::arg_usize;
 use course::compare::verdict;
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu};
+use course::timing::{fmt_times, time_cpu, fmt_ms};
 use rayon::prelude::*;
 
 fn sum_serial(xs: &[u64]) -> u64 {
@@ -78,14 +78,8 @@ fn main() {
             serial_ms = t.median_ms;
         }
         let ok = sum(&xs) == want;
-        println!("{name:<28}{:>10}{:>13}    {}", millis(t.median_ms), fmt_times(t.median_ms / serial_ms), verdict(ok));
+        println!("{name:<28}{:>10}{:>13}    {}", fmt_ms(t.median_ms), fmt_times(t.median_ms / serial_ms), verdict(ok));
     }
     // ANCHOR_END: main
 }
 
-/// A time in milliseconds to three significant digits. The unit never changes (no switch to
-/// µs for a fast run), so that every run prints the same words around its numbers.
-fn millis(ms: f64) -> String {
-    let decimals = (2 - ms.max(1e-9).log10().floor() as i32).max(0) as usize;
-    format!("{ms:.decimals$} ms")
-}
