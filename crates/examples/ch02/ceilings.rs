@@ -6,7 +6,7 @@ use cudarc::driver::{CudaSlice, CudaStream};
 
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 use course::compare::{relative_error, verdict};
-use course::gpu::{OrExit, describe, gpu_or_exit, sanitizing};
+use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::random::{Rng, fresh_seed};
 use course::timing::{Work, fmt_gb_per_s, fmt_gflop_per_s, fmt_ms, record, time_gpu};
 
@@ -38,7 +38,7 @@ fn copy_bandwidth(stream: &Arc<CudaStream>) {
 /// C = A·B for square FP32 matrices through cuBLAS: 2n³ floating-point operations.
 fn sgemm_rate(stream: &Arc<CudaStream>) {
     // Under compute-sanitizer, cuBLAS's kernels are checked just as well on a smaller product.
-    let n = if sanitizing() { 1024 } else { 8192 };
+    let n = problem_size(8192, 1024);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let a = stream.clone_htod(&rng.vec_f32(n * n, -1.0, 1.0)).or_exit("copy to the GPU");

@@ -8,13 +8,11 @@ use cudarc::driver::sys::CUevent_flags;
 use rayon::prelude::*;
 
 use course::compare::{count_mismatches, verdict};
-use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::kernel;
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
-use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
-
-const N: usize = 100_000_000;
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, median, record, time_gpu};
 
 fn main() {
     let ctx = gpu_or_exit();
@@ -26,8 +24,9 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
-    let a_start = rng.vec_f32(N, -1.0, 1.0);
-    let b_host = rng.vec_f32(N, -1.0, 1.0);
+    let n = problem_size(100_000_000, 1 << 20);
+    let a_start = rng.vec_f32(n, -1.0, 1.0);
+    let b_host = rng.vec_f32(n, -1.0, 1.0);
     let mut a = stream.clone_htod(&a_start).or_exit("copy to the GPU");
     let b = stream.clone_htod(&b_host).or_exit("copy to the GPU");
     let mut launches = 0usize;
@@ -65,7 +64,7 @@ fn main() {
     // ANCHOR: events
     let result = benchmark("a += b", &stream, 10, &mut add_b_to_a);
     // ANCHOR_END: events
-    let bytes = 3.0 * (N * size_of::<f32>()) as f64; // read a and b, write a
+    let bytes = 3.0 * (n * size_of::<f32>()) as f64; // read a and b, write a
     println!("a += b moves {:.1} GB: {}", bytes / 1e9, fmt_gb_per_s(bytes, median(&result.gpu_ms)));
     let ratio = median(&result.gpu_ms) / median(&result.cpu_ms);
     println!("the GPU works {} longer than the CPU takes to ask", fmt_times(ratio));
@@ -86,10 +85,10 @@ fn main() {
 }
 
 fn launch_add(stream: &Arc<CudaStream>, add: &CudaFunction, a: &mut CudaSlice<f32>, b: &CudaSlice<f32>) {
-    let n = N as i64;
+    let n = a.len() as i64;
     let mut launch = stream.launch_builder(add);
     launch.arg(a).arg(b).arg(&n);
-    unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit("launch add_in_place");
+    unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit("launch add_in_place");
 }
 
 // ANCHOR: benchmark
@@ -128,9 +127,3 @@ fn spread(ms: &[f64]) -> String {
     format!("{} +/- {} (min {}, max {})", fmt_ms(mean), fmt_ms(sd), fmt_ms(lo), fmt_ms(hi))
 }
 // ANCHOR_END: benchmark
-
-fn median(v: &[f64]) -> f64 {
-    let mut v = v.to_vec();
-    v.sort_by(f64::total_cmp);
-    v[v.len() / 2]
-}

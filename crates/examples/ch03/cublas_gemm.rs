@@ -8,12 +8,15 @@ use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 use cudarc::driver::{CudaStream, DeviceRepr};
 
 use course::compare::{relative_error, verdict};
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
 
-const GPU_N: usize = 8192;
+/// The GPU's matrix side (smaller under compute-sanitizer, which checks every access).
+fn gpu_n() -> usize {
+    problem_size(8192, 1024)
+}
 const CPU_N: usize = 2048;
 
 /// f32 or f64, with what the program needs to know about each.
@@ -54,9 +57,9 @@ fn main() {
 
     // ANCHOR: ratios
     let rate = |n: usize, t: &Timing| 2.0 * (n as f64).powi(3) / t.median_ms;
-    println!("cuBLAS SGEMM does {} the work per second of ndarray's f32 dot", fmt_times(rate(GPU_N, &sgemm) / rate(CPU_N, &dot32)));
-    println!("cuBLAS DGEMM does {} the work per second of ndarray's f64 dot", fmt_times(rate(GPU_N, &dgemm) / rate(CPU_N, &dot64)));
-    println!("on the GPU, DGEMM runs at {} the rate of SGEMM", fmt_times(rate(GPU_N, &dgemm) / rate(GPU_N, &sgemm)));
+    println!("cuBLAS SGEMM does {} the work per second of ndarray's f32 dot", fmt_times(rate(gpu_n(), &sgemm) / rate(CPU_N, &dot32)));
+    println!("cuBLAS DGEMM does {} the work per second of ndarray's f64 dot", fmt_times(rate(gpu_n(), &dgemm) / rate(CPU_N, &dot64)));
+    println!("on the GPU, DGEMM runs at {} the rate of SGEMM", fmt_times(rate(gpu_n(), &dgemm) / rate(gpu_n(), &sgemm)));
     // ANCHOR_END: ratios
 }
 
@@ -66,7 +69,7 @@ fn gpu_gemm<T: Real>(stream: &Arc<CudaStream>, blas: &CudaBlas, rng: &mut Rng) -
 where
     CudaBlas: Gemm<T>,
 {
-    let n = GPU_N;
+    let n = gpu_n();
     let host = |rng: &mut Rng| -> Vec<T> { rng.vec_f64(n * n, -1.0, 1.0).into_iter().map(T::from_f64).collect() };
     let (a_host, b_host) = (host(rng), host(rng));
     let a = stream.clone_htod(&a_host).or_exit("copy to the GPU");
@@ -86,7 +89,7 @@ where
     };
     let t = time_gpu(stream, 2, 10, || unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run GEMM"));
     let flops = 2.0 * (n as f64).powi(3);
-    let label = if T::NAME == "f32" { "cuBLAS SGEMM, n=8192".to_string() } else { "cuBLAS DGEMM, n=8192, FP64".to_string() };
+    let label = if T::NAME == "f32" { format!("cuBLAS SGEMM, n={n}") } else { format!("cuBLAS DGEMM, n={n}, FP64") };
     record(&label, &t, Work::Flops(flops));
     println!("{label}: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gflop_per_s(flops, t.median_ms));
     let c_host = stream.clone_dtoh(&c).or_exit("copy from the GPU");

@@ -2,7 +2,6 @@
 //! triangular solve (getrs), inverse (getri) and QR (geqrf) routines, called with a batch of one.
 //! CuPy's `linalg.solve` and `linalg.qr` call cuSOLVER instead, which this course's cudarc
 //! features do not include. Checked on the CPU by residuals, not by trusting the GPU.
-use std::f64::consts::TAU;
 use std::sync::Arc;
 
 use ndarray::{Array2, ShapeBuilder};
@@ -12,11 +11,9 @@ use cudarc::cublas::{CudaBlas, Gemv, GemvConfig};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr};
 
 use course::compare::{relative_error, verdict};
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::random::{Rng, fresh_seed};
 use course::timing::{fmt_ms, time_gpu};
-
-const N: usize = 1000;
 
 fn main() {
     let ctx = gpu_or_exit();
@@ -25,9 +22,10 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
-    // A is stored column by column, as cuBLAS expects: element (i, j) at a[j * N + i].
-    let a_host: Vec<f64> = (0..N * N).map(|_| normal(&mut rng)).collect();
-    let y_host: Vec<f64> = (0..N).map(|_| normal(&mut rng)).collect();
+    let n = problem_size(1000, 100);
+    // A is stored column by column, as cuBLAS expects: element (i, j) at a[j * n + i].
+    let a_host: Vec<f64> = (0..n * n).map(|_| rng.normal()).collect();
+    let y_host: Vec<f64> = (0..n).map(|_| rng.normal()).collect();
     let blas = CudaBlas::new(stream.clone()).or_exit("start cuBLAS");
     let a = stream.clone_htod(&a_host).or_exit("copy to the GPU");
     let y = stream.clone_htod(&y_host).or_exit("copy to the GPU");
@@ -35,29 +33,29 @@ fn main() {
     // ANCHOR: lu
     // LU-factorise a copy of A in place (P·A = L·U), then solve with the factors.
     let mut lu = stream.clone_dtod(&a).or_exit("copy on the GPU");
-    let mut pivots = alloc_poisoned::<i32>(&stream, N);
+    let mut pivots = alloc_poisoned::<i32>(&stream, n);
     let mut lu_info = alloc_poisoned::<i32>(&stream, 1);
     getrf(&stream, &blas, &mut lu, &mut pivots, &mut lu_info);
     let mut x1 = stream.clone_dtod(&y).or_exit("copy on the GPU"); // getrs overwrites y with x
     getrs(&stream, &blas, &lu, &pivots, &mut x1);
     // ANCHOR_END: lu
     let singular = stream.clone_dtoh(&lu_info).or_exit("copy from the GPU")[0];
-    println!("LU of a {N}x{N} matrix: info {singular} (0 means A is not singular)");
+    println!("LU of a {n}x{n} matrix: info {singular} (0 means A is not singular)");
 
     // ANCHOR: inverse
     // The inverse from the same factors, then x0 = inv(A)·y with a matrix-vector product.
-    let mut inverse = alloc_poisoned::<f64>(&stream, N * N);
+    let mut inverse = alloc_poisoned::<f64>(&stream, n * n);
     let mut inv_info = alloc_poisoned::<i32>(&stream, 1);
     getri(&stream, &blas, &lu, &pivots, &mut inverse, &mut inv_info);
-    let mut x0 = alloc_poisoned::<f64>(&stream, N);
-    let cfg = GemvConfig { trans: cublasOperation_t::CUBLAS_OP_N, m: N as i32, n: N as i32, alpha: 1.0, lda: N as i32, incx: 1, beta: 0.0, incy: 1 };
+    let mut x0 = alloc_poisoned::<f64>(&stream, n);
+    let cfg = GemvConfig { trans: cublasOperation_t::CUBLAS_OP_N, m: n as i32, n: n as i32, alpha: 1.0, lda: n as i32, incx: 1, beta: 0.0, incy: 1 };
     unsafe { blas.gemv(cfg, &inverse, &y, &mut x0) }.or_exit("run DGEMV");
     // ANCHOR_END: inverse
 
     // ANCHOR: check
     let x0 = stream.clone_dtoh(&x0).or_exit("copy from the GPU");
     let x1 = stream.clone_dtoh(&x1).or_exit("copy from the GPU");
-    let a_cpu = Array2::from_shape_vec((N, N).f(), a_host.clone()).expect("N*N values");
+    let a_cpu = Array2::from_shape_vec((n, n).f(), a_host.clone()).expect("n*n values");
     let residual = |x: &[f64]| {
         let ax = a_cpu.dot(&ndarray::ArrayView1::from(x));
         relative_error(ax.as_slice().expect("contiguous"), &y_host)
@@ -71,11 +69,11 @@ fn main() {
     // QR: geqrf leaves R in the upper triangle (and Q as Householder vectors below it). Since Q
     // is orthogonal, AᵀA = RᵀR: a check that needs neither Q nor trust in the GPU.
     let mut qr = stream.clone_dtod(&a).or_exit("copy on the GPU");
-    let mut tau = alloc_poisoned::<f64>(&stream, N);
+    let mut tau = alloc_poisoned::<f64>(&stream, n);
     // A QR this size is slow with the batched routine, so the one run is also the timed run.
     let t_qr = time_gpu(&stream, 0, 1, || geqrf(&stream, &blas, &mut qr, &mut tau));
     let qr_host = stream.clone_dtoh(&qr).or_exit("copy from the GPU");
-    let r = Array2::from_shape_fn((N, N), |(i, j)| if i <= j { qr_host[j * N + i] } else { 0.0 });
+    let r = Array2::from_shape_fn((n, n), |(i, j)| if i <= j { qr_host[j * n + i] } else { 0.0 });
     let ata = a_cpu.t().dot(&a_cpu);
     let rtr = r.t().dot(&r);
     let err = relative_error(rtr.as_slice().expect("contiguous"), ata.as_slice().expect("contiguous"));
@@ -109,19 +107,21 @@ fn raw<T, U>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> *mut U {
 }
 
 fn getrf(stream: &Arc<CudaStream>, blas: &CudaBlas, a: &mut CudaSlice<f64>, pivots: &mut CudaSlice<i32>, info: &mut CudaSlice<i32>) {
+    let n = pivots.len() as i32; // A is n x n: one pivot per row
     let matrices = pointer_to(stream, a);
     unsafe {
-        blas_sys::cublasDgetrfBatched(*blas.handle(), N as i32, raw(stream, &matrices), N as i32, raw(stream, pivots), raw(stream, info), 1)
+        blas_sys::cublasDgetrfBatched(*blas.handle(), n, raw(stream, &matrices), n, raw(stream, pivots), raw(stream, info), 1)
     }
     .result()
     .or_exit("run cublasDgetrfBatched");
 }
 
 fn getrs(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots: &CudaSlice<i32>, b: &mut CudaSlice<f64>) {
+    let n = pivots.len() as i32;
     let (matrices, rhs) = (pointer_to(stream, lu), pointer_to(stream, b));
     let mut info = 0i32; // this one is a host pointer: it reports bad arguments only
     unsafe {
-        blas_sys::cublasDgetrsBatched(*blas.handle(), cublasOperation_t::CUBLAS_OP_N, N as i32, 1, raw::<u64, *const f64>(stream, &matrices), N as i32, raw(stream, pivots), raw(stream, &rhs), N as i32, &mut info, 1)
+        blas_sys::cublasDgetrsBatched(*blas.handle(), cublasOperation_t::CUBLAS_OP_N, n, 1, raw::<u64, *const f64>(stream, &matrices), n, raw(stream, pivots), raw(stream, &rhs), n, &mut info, 1)
     }
     .result()
     .or_exit("run cublasDgetrsBatched");
@@ -131,19 +131,21 @@ fn getrs(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots:
 }
 
 fn getri(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots: &CudaSlice<i32>, inverse: &mut CudaSlice<f64>, info: &mut CudaSlice<i32>) {
+    let n = pivots.len() as i32;
     let (matrices, inverses) = (pointer_to(stream, lu), pointer_to(stream, inverse));
     unsafe {
-        blas_sys::cublasDgetriBatched(*blas.handle(), N as i32, raw::<u64, *const f64>(stream, &matrices), N as i32, raw(stream, pivots), raw(stream, &inverses), N as i32, raw(stream, info), 1)
+        blas_sys::cublasDgetriBatched(*blas.handle(), n, raw::<u64, *const f64>(stream, &matrices), n, raw(stream, pivots), raw(stream, &inverses), n, raw(stream, info), 1)
     }
     .result()
     .or_exit("run cublasDgetriBatched");
 }
 
 fn geqrf(stream: &Arc<CudaStream>, blas: &CudaBlas, a: &mut CudaSlice<f64>, tau: &mut CudaSlice<f64>) {
+    let n = tau.len() as i32; // A is n x n: one Householder reflection per column
     let (matrices, taus) = (pointer_to(stream, a), pointer_to(stream, tau));
     let mut info = 0i32; // a host pointer again
     unsafe {
-        blas_sys::cublasDgeqrfBatched(*blas.handle(), N as i32, N as i32, raw(stream, &matrices), N as i32, raw(stream, &taus), &mut info, 1)
+        blas_sys::cublasDgeqrfBatched(*blas.handle(), n, n, raw(stream, &matrices), n, raw(stream, &taus), &mut info, 1)
     }
     .result()
     .or_exit("run cublasDgeqrfBatched");
@@ -152,9 +154,3 @@ fn geqrf(stream: &Arc<CudaStream>, blas: &CudaBlas, a: &mut CudaSlice<f64>, tau:
     }
 }
 // ANCHOR_END: wrappers
-
-/// A standard normal value (Box–Muller).
-fn normal(rng: &mut Rng) -> f64 {
-    let u = 1.0 - rng.f64();
-    (-2.0 * u.ln()).sqrt() * (TAU * rng.f64()).cos()
-}

@@ -1,8 +1,6 @@
 //! A batched 2-D FFT with cuFFT: four 1024 x 1024 complex images, transformed with a new plan
 //! each time and with one plan reused, checked against rustfft on the CPU.
-use std::f64::consts::TAU;
 use std::sync::Arc;
-use std::time::Instant;
 
 use num_complex::Complex64;
 use rayon::prelude::*;
@@ -39,7 +37,7 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
-    let a_host: Vec<double2> = (0..BATCH * IMAGE).map(|_| double2 { x: normal(&mut rng), y: normal(&mut rng) }).collect();
+    let a_host: Vec<double2> = (0..BATCH * IMAGE).map(|_| double2 { x: rng.normal(), y: rng.normal() }).collect();
     let mut a = stream.clone_htod(&a_host).or_exit("copy to the GPU");
     let mut spectrum: CudaSlice<double2> = alloc_poisoned(&stream, BATCH * IMAGE);
 
@@ -81,18 +79,11 @@ fn main() {
 
 /// Median wall time of `work` followed by waiting for the GPU: what a caller experiences.
 fn wall_ms(stream: &CudaStream, reps: usize, mut work: impl FnMut()) -> f64 {
-    work();
-    stream.synchronize().or_exit("wait for the GPU");
-    let mut times: Vec<f64> = (0..reps)
-        .map(|_| {
-            let start = Instant::now();
-            work();
-            stream.synchronize().or_exit("wait for the GPU");
-            start.elapsed().as_secs_f64() * 1e3
-        })
-        .collect();
-    times.sort_by(f64::total_cmp);
-    times[reps / 2]
+    let t = time_cpu(1, reps, || {
+        work();
+        stream.synchronize().or_exit("wait for the GPU");
+    });
+    t.median_ms
 }
 
 /// A 2-D FFT of each image: transform every row, transpose, transform every row again,
@@ -113,10 +104,4 @@ fn transpose(from: &[Complex64], to: &mut [Complex64]) {
             *value = from[j * SIDE + i];
         }
     });
-}
-
-/// A standard normal value (Box–Muller).
-fn normal(rng: &mut Rng) -> f64 {
-    let u = 1.0 - rng.f64();
-    (-2.0 * u.ln()).sqrt() * (TAU * rng.f64()).cos()
 }

@@ -48,7 +48,7 @@ fn main() {
     println!("{:>5} {:>12} {:>12} {:>9}   {}", "N", "CPU", "GPU", "speedup", "checks: CPU = rustfft, GPU = cuFFT, GPU = CPU");
     for n in SIZES {
         // Real and imaginary parts from a normal distribution, as in the NumPy original.
-        let xs: Array1<Complex64> = (0..n).map(|_| Complex64::new(normal(&mut rng), normal(&mut rng))).collect();
+        let xs: Array1<Complex64> = (0..n).map(|_| Complex64::new(rng.normal(), rng.normal())).collect();
 
         // ANCHOR: gpu
         let x_gpu: CudaSlice<double2> = stream.clone_htod(&to_double2(xs.as_slice().expect("contiguous"))).or_exit("copy to the GPU");
@@ -98,11 +98,6 @@ fn main() {
     println!("(checks: relative error below 1e-10)");
 }
 
-/// A standard normal value (Box–Muller).
-fn normal(rng: &mut Rng) -> f64 {
-    let u = 1.0 - rng.f64(); // in (0, 1], so the logarithm is finite
-    (-2.0 * u.ln()).sqrt() * (TAU * rng.f64()).cos()
-}
 
 fn to_double2(v: &[Complex64]) -> Vec<double2> {
     v.iter().map(|c| double2 { x: c.re, y: c.im }).collect()

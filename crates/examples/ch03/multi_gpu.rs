@@ -8,13 +8,11 @@ use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchCon
 
 use course::cli::parse_usize;
 use course::compare::{count_mismatches, verdict};
-use course::gpu::{EXIT_NO_GPU, OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::gpu::{EXIT_NO_GPU, OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel;
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
 use course::timing::fmt_ms;
-
-const N: usize = 1 << 27; // f32 values in all: 512 MB
 
 /// One GPU's share of the work.
 struct Share {
@@ -50,18 +48,19 @@ fn main() {
 
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
-    let data = Rng::new(seed).vec_f32(N, -2.0, 2.0);
+    let n = problem_size(1 << 27, 1 << 20); // f32 values in all: 512 MB
+    let data = Rng::new(seed).vec_f32(n, -2.0, 2.0);
 
     // ANCHOR: shares
     // Each GPU gets its own context, stream, copy of the kernel and slice of the data.
-    let per_gpu = N.div_ceil(using);
+    let per_gpu = n.div_ceil(using);
     let mut shares: Vec<Share> = (0..using)
         .map(|i| {
             let ctx = if i == 0 { first.clone() } else { CudaContext::new(i).or_exit("open a GPU") };
             let stream = ctx.default_stream();
             let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
             let square = kernel::function(&module, "square");
-            let range = i * per_gpu..((i + 1) * per_gpu).min(N);
+            let range = i * per_gpu..((i + 1) * per_gpu).min(n);
             let input = stream.clone_htod(&data[range.clone()]).or_exit("copy to a GPU");
             let output = alloc_poisoned::<f32>(&stream, range.len());
             Share { ctx, stream, square, range, input, output }
@@ -79,9 +78,9 @@ fn main() {
     let mut square_everywhere = || {
         let start = Instant::now();
         for s in shares.iter_mut() {
-            let n = s.range.len() as i64;
+            let len = s.range.len() as i64;
             let mut launch = s.stream.launch_builder(&s.square);
-            launch.arg(&s.input).arg(&mut s.output).arg(&n);
+            launch.arg(&s.input).arg(&mut s.output).arg(&len);
             unsafe { launch.launch(LaunchConfig::for_num_elems(s.range.len() as u32)) }.or_exit("launch square");
         }
         for s in shares.iter() {
@@ -91,12 +90,12 @@ fn main() {
     };
     square_everywhere(); // the first launch on each GPU also loads its code: leave it untimed
     let elapsed = square_everywhere();
-    let mut result = vec![f32::NAN; N];
+    let mut result = vec![f32::NAN; n];
     for s in &shares {
         s.stream.memcpy_dtoh(&s.output, &mut result[s.range.clone()]).or_exit("copy from a GPU");
     }
     // ANCHOR_END: compute
-    println!("squared {N} values on {using} GPU(s) in {} (wall time, after the copies in)", fmt_ms(elapsed));
+    println!("squared {n} values on {using} GPU(s) in {} (wall time, after the copies in)", fmt_ms(elapsed));
     let want: Vec<f32> = data.iter().map(|x| x * x).collect();
     println!("every square matches the CPU: {}", verdict(count_mismatches(&result, &want) == 0));
 }

@@ -3,28 +3,10 @@
 //! three arrays outgrow a cache, and two cores help less once memory is the limit.
 use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
-use course::machine::describe_cpu;
+use course::machine::{data_cache_kib, describe_cpu};
 use course::random::{Rng, fresh_seed};
 use course::timing::{fmt_gb_per_s, fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
-
-/// Size in KiB of this CPU's data cache of `level` (1, 2 or 3), as Linux reports it for the
-/// first core; 0 when the system does not say.
-fn cache_kib(level: u32) -> usize {
-    let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let read = |name: &str| std::fs::read_to_string(entry.path().join(name)).unwrap_or_default();
-        if read("level").trim() == level.to_string() && read("type").trim() != "Instruction" {
-            let size = read("size");
-            let size = size.trim();
-            return match size.strip_suffix('K') {
-                Some(kib) => kib.parse().unwrap_or(0),
-                None => size.strip_suffix('M').and_then(|m| m.parse::<usize>().ok()).map_or(0, |m| m * 1024),
-            };
-        }
-    }
-    0
-}
 
 // ANCHOR: adders
 fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
@@ -57,9 +39,9 @@ fn main() {
     // ANCHOR: caches
     println!(
         "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared",
-        cache_kib(1),
-        cache_kib(2),
-        cache_kib(3)
+        data_cache_kib(1),
+        data_cache_kib(2),
+        data_cache_kib(3)
     );
     // ANCHOR_END: caches
     let seed = fresh_seed();

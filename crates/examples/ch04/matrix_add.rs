@@ -2,7 +2,7 @@
 //! the rows' elements (neighbouring threads, neighbouring addresses) and with x picking the
 //! row, as `i, j = cuda.grid(2)` reads in the workshop.
 use course::compare::{count_mismatches, verdict};
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, sanitizing};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
@@ -16,8 +16,8 @@ fn main() {
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
 
-    // compute-sanitizer checks every access, so it gets a smaller matrix (see course::gpu::sanitizing).
-    let (rows, cols) = if sanitizing() { (1024usize, 1024usize) } else { (8192usize, 8192usize) };
+    let side = problem_size(8192, 1024);
+    let (rows, cols) = (side, side);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(rows * cols, -1.0, 1.0);
@@ -46,7 +46,7 @@ fn main() {
             unsafe { launch.launch(config) }.or_exit("launch the matrix adder");
         });
         let zs = stream.clone_dtoh(&zs_dev).or_exit("copy the sum back from the GPU");
-        record(&format!("{name}, 8192x8192 f64"), &t, Work::Bytes(bytes));
+        record(&format!("{name}, {rows}x{cols} f64"), &t, Work::Bytes(bytes));
         println!("{name:<22} grid {:>3}x{:<3} blocks of 32x32: {:>9}, {:>10}, all sums right: {}",
             grid.0, grid.1, fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms),
             verdict(count_mismatches(&zs, &want) == 0));

@@ -31,6 +31,12 @@ pub fn sanitizing() -> bool {
     std::env::var_os("COURSE_SANITIZE").is_some()
 }
 
+/// `full`, or `under_sanitizer` when [`sanitizing`]: for a problem whose size is not what its
+/// kernels test, so that compute-sanitizer, which checks every access, finishes in seconds.
+pub fn problem_size(full: usize, under_sanitizer: usize) -> usize {
+    if sanitizing() { under_sanitizer } else { full }
+}
+
 /// One line naming the GPU, e.g. `GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)`.
 pub fn describe(ctx: &CudaContext) -> String {
     let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());

@@ -33,6 +33,12 @@ impl Rng {
         ((self.next_u64() as u128 * n as u128) >> 64) as u64
     }
 
+    /// A standard normal value (the Box–Muller transform of two uniform ones).
+    pub fn normal(&mut self) -> f64 {
+        let u = 1.0 - self.f64(); // in (0, 1]: its logarithm is finite
+        (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * self.f64()).cos()
+    }
+
     /// `n` values uniform in `[lo, hi)`.
     pub fn vec_f32(&mut self, n: usize, lo: f32, hi: f32) -> Vec<f32> {
         (0..n).map(|_| lo + (hi - lo) * self.f32()).collect()

@@ -23,7 +23,9 @@ pub struct Timing {
     pub reps: usize,
 }
 
-fn median(mut v: Vec<f64>) -> f64 {
+/// The middle value of `times` (the mean of the two middle ones for an even count).
+pub fn median(times: &[f64]) -> f64 {
+    let mut v = times.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
     if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
@@ -50,7 +52,7 @@ pub fn time_gpu(stream: &CudaStream, warmup: usize, reps: usize, mut work: impl 
         end.record(stream).or_exit("record a CUDA event");
         gpu.push(start.elapsed_ms(&end).or_exit("read a CUDA event") as f64);
     }
-    Timing { median_ms: median(gpu), cpu_ms: median(cpu), reps }
+    Timing { median_ms: median(&gpu), cpu_ms: median(&cpu), reps }
 }
 
 /// Time CPU work: `warmup` untimed runs, then the median wall time of `reps` runs.
@@ -67,7 +69,7 @@ pub fn time_cpu<R>(warmup: usize, reps: usize, mut work: impl FnMut() -> R) -> T
             t.elapsed().as_secs_f64() * 1e3
         })
         .collect();
-    let m = median(times);
+    let m = median(&times);
     Timing { median_ms: m, cpu_ms: m, reps }
 }
 
