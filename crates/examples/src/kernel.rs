@@ -31,12 +31,13 @@ pub fn nvrtc_present() -> bool {
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 
-/// Extra header folders: `COURSE_CUDA_INCLUDE` (separated by `:`), else the CUDA toolkit's.
+/// Extra header folders: `COURSE_CUDA_INCLUDE` (separated by `:`), else the CUDA toolkit's
+/// (CUDA 13 keeps libcu++, which `<cooperative_groups.h>` needs, under `include/cccl`).
 fn include_paths() -> Vec<String> {
     if let Ok(list) = std::env::var("COURSE_CUDA_INCLUDE") {
         return list.split(':').filter(|p| !p.is_empty()).map(String::from).collect();
     }
-    ["/usr/local/cuda/include"]
+    ["/usr/local/cuda/include", "/usr/local/cuda/include/cccl"]
         .into_iter()
         .filter(|p| std::path::Path::new(p).is_dir())
         .map(String::from)

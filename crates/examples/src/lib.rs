@@ -9,4 +9,5 @@ pub mod kernel;
 pub mod machine;
 pub mod plot;
 pub mod random;
+pub mod sky;
 pub mod timing;

@@ -130,3 +130,74 @@ impl Chart {
 fn esc(text: &str) -> String {
     text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
 }
+
+/// A grey-scale picture of `values` (`width` × `height`, row by row, the first row at the
+/// bottom), darkest at the smallest value and white at the largest, as SVG text. The pixels are
+/// an embedded PNG drawn `scale` times larger, without smoothing.
+pub fn grey_image_svg(title: &str, values: &[f64], width: usize, height: usize, scale: usize) -> String {
+    assert_eq!(values.len(), width * height, "a grey image needs width × height values");
+    let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+    let span = if hi > lo { hi - lo } else { 1.0 };
+    // PNG rows run top to bottom, each starting with its filter byte (0: none).
+    let mut raw = Vec::with_capacity((width + 1) * height);
+    for row in (0..height).rev() {
+        raw.push(0u8);
+        raw.extend(values[row * width..(row + 1) * width].iter().map(|&v| ((v - lo) / span * 255.0).round() as u8));
+    }
+    // zlib stream of stored (uncompressed) deflate blocks, then its Adler-32.
+    let mut zlib = vec![0x78, 0x01];
+    let blocks: Vec<&[u8]> = raw.chunks(65_535).collect();
+    for (i, block) in blocks.iter().enumerate() {
+        zlib.push(u8::from(i + 1 == blocks.len()));
+        let len = block.len() as u16;
+        zlib.extend(len.to_le_bytes());
+        zlib.extend((!len).to_le_bytes());
+        zlib.extend_from_slice(block);
+    }
+    let (a, b) = raw.iter().fold((1u32, 0u32), |(a, b), &x| ((a + x as u32) % 65_521, (b + a + x as u32) % 65_521));
+    zlib.extend(((b << 16) | a).to_be_bytes());
+    let mut header = Vec::new();
+    header.extend((width as u32).to_be_bytes());
+    header.extend((height as u32).to_be_bytes());
+    header.extend([8, 0, 0, 0, 0]); // 8-bit grey, no interlace
+    let mut png = vec![0x89, b'P', b'N', b'G', 0x0D, 0x0A, 0x1A, 0x0A];
+    for (kind, data) in [(b"IHDR", &header), (b"IDAT", &zlib), (b"IEND", &Vec::new())] {
+        png.extend((data.len() as u32).to_be_bytes());
+        let start = png.len();
+        png.extend_from_slice(kind);
+        png.extend_from_slice(data);
+        let crc = crc32(&png[start..]);
+        png.extend(crc.to_be_bytes());
+    }
+    let (w, h) = (width * scale, height * scale);
+    let mut s = String::new();
+    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {}" font-family="sans-serif" font-size="14">"#, h + 30);
+    let _ = writeln!(s, r#"<rect width="{w}" height="{}" fill="white"/>"#, h + 30);
+    let _ = writeln!(s, r#"<text x="{}" y="20" text-anchor="middle">{}</text>"#, w / 2, esc(title));
+    let _ = writeln!(s, r#"<image x="0" y="30" width="{w}" height="{h}" style="image-rendering:pixelated" href="data:image/png;base64,{}"/>"#, base64(&png));
+    s.push_str("</svg>\n");
+    s
+}
+
+fn crc32(bytes: &[u8]) -> u32 {
+    let mut crc = !0u32;
+    for &byte in bytes {
+        crc ^= byte as u32;
+        for _ in 0..8 {
+            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+        }
+    }
+    !crc
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        for i in 0..4 {
+            out.push(if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+        }
+    }
+    out
+}

@@ -1,0 +1,51 @@
+//! Challenge: chapter 5's float maximum with a compare-and-swap loop in every thread, against
+//! a version that finds each warp's maximum with shuffles first, so that only lane 0 runs the
+//! loop. Both count the atomicCAS calls they issue, on random and on ascending values.
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::fmt_times;
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const THREADS: usize = 256;
+
+fn main() {
+    let n = arg_usize(1, "the number of values", problem_size(1 << 22, 1 << 20), 1, 1 << 28);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch06-challenges.cu"), false);
+    let seed = fresh_seed();
+    let random = Rng::new(seed).vec_f32(n, -100.0, 100.0);
+    let mut ascending = random.clone();
+    ascending.par_sort_unstable_by(f32::total_cmp);
+    let want = random.par_iter().copied().reduce(|| f32::NEG_INFINITY, f32::max);
+    println!("{n} values in [-100, 100)");
+
+    // ANCHOR: compare
+    let cfg = LaunchConfig { grid_dim: (n.div_ceil(THREADS) as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    for (order, values) in [("random order", &random), ("ascending", &ascending)] {
+        let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
+        let mut counts = Vec::new();
+        for kernel in ["max_per_thread", "max_warp_first"] {
+            let f = function(&module, kernel);
+            let mut d_result = stream.clone_htod(&[f32::NEG_INFINITY]).or_exit("copy to the GPU");
+            let mut d_attempts = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
+            unsafe {
+                stream.launch_builder(&f).arg(&d_values).arg(&(n as i32)).arg(&mut d_result).arg(&mut d_attempts).launch(cfg)
+            }
+            .or_exit("launch a maximum kernel");
+            let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
+            let attempts = stream.clone_dtoh(&d_attempts).or_exit("copy from the GPU")[0];
+            println!("{order:<12} {kernel:<15} maximum equals the CPU's: {}, atomicCAS calls: {attempts} (varies)", verdict(got == want));
+            counts.push(attempts);
+        }
+        println!("{order:<12} warp-first needs {} fewer CAS calls", fmt_times(counts[0] as f64 / counts[1].max(1) as f64));
+    }
+    // ANCHOR_END: compare
+    println!("seed {seed} (varies)");
+}

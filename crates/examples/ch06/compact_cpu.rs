@@ -1,0 +1,48 @@
+//! Stream compaction on the CPU: keep the values above a threshold, in their order, with a
+//! serial loop and with rayon, and check that both keep the same values.
+use course::cli::arg_usize;
+use course::compare::verdict;
+use course::machine::describe_cpu;
+use course::random::{Rng, fresh_seed};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
+use rayon::prelude::*;
+
+// ANCHOR: compact
+fn compact_serial(values: &[f32], threshold: f32) -> Vec<f32> {
+    let mut kept = Vec::new();
+    for &v in values {
+        if v > threshold {
+            kept.push(v);
+        }
+    }
+    kept
+}
+
+/// rayon filters pieces of the slice on different threads, then joins the pieces in their
+/// original order: the result is the same as the serial one, element for element.
+fn compact_rayon(values: &[f32], threshold: f32) -> Vec<f32> {
+    values.par_iter().filter(|&&v| v > threshold).copied().collect()
+}
+// ANCHOR_END: compact
+
+fn main() {
+    let n = arg_usize(1, "the number of values", 1 << 22, 1, 1 << 28);
+    println!("{}", describe_cpu());
+    let seed = fresh_seed();
+    let values = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    let threshold = 0.5;
+
+    // ANCHOR: run
+    let serial = compact_serial(&values, threshold);
+    let parallel = compact_rayon(&values, threshold);
+    println!("{n} values in [0, 1), kept above {threshold}: {} (varies)", serial.len());
+    println!("rayon kept the same values in the same order: {}", verdict(serial == parallel));
+
+    let t_serial = time_cpu(1, 5, || compact_serial(&values, threshold));
+    let t_rayon = time_cpu(1, 5, || compact_rayon(&values, threshold));
+    println!("serial loop:    {}", fmt_ms(t_serial.median_ms));
+    println!("rayon filter:   {}", fmt_ms(t_rayon.median_ms));
+    println!("speedup:        {}", fmt_times(t_serial.median_ms / t_rayon.median_ms));
+    // ANCHOR_END: run
+    println!("seed {seed} (varies)");
+}

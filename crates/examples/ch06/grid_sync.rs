@@ -1,0 +1,146 @@
+//! A whole-array float sum in one kernel, whose blocks wait for each other at
+//! `cg::this_grid().sync()`: launched cooperatively with a grid sized by the occupancy
+//! calculator, compared with the same two phases as two kernels, and then refused when asked
+//! for one block more than the GPU can hold.
+use std::sync::Arc;
+
+use course::compare::verdict;
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
+use cudarc::driver::sys::{CUdevice_attribute as Attr, CUresult};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const THREADS: u32 = 256;
+
+fn grid(blocks: u32) -> LaunchConfig {
+    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+}
+
+// ANCHOR: cooperative
+/// One cooperative launch of `sum_grid_sync` on `blocks` blocks. The driver checks, before
+/// anything runs, that all the blocks can be resident at once.
+fn launch_grid_sync(
+    stream: &Arc<CudaStream>,
+    kernel: &CudaFunction,
+    x: &CudaSlice<f32>,
+    n: i32,
+    partials: &mut CudaSlice<f32>,
+    total: &mut CudaSlice<f32>,
+    blocks: u32,
+) -> Result<(), DriverError> {
+    let mut launch = stream.launch_builder(kernel);
+    launch.arg(x).arg(&n).arg(partials).arg(total);
+    unsafe { launch.launch_cooperative(grid(blocks)) }.map(|_events| ())
+}
+// ANCHOR_END: cooperative
+
+// ANCHOR: two_kernels
+/// The same sum as two ordinary launches: per-block partial sums, then one block adds them.
+fn launch_two_kernels(
+    stream: &Arc<CudaStream>,
+    (phase1, phase2): (&CudaFunction, &CudaFunction),
+    x: &CudaSlice<f32>,
+    n: i32,
+    partials: &mut CudaSlice<f32>,
+    total: &mut CudaSlice<f32>,
+    blocks: u32,
+) {
+    unsafe { stream.launch_builder(phase1).arg(x).arg(&n).arg(&mut *partials).launch(grid(blocks)) }
+        .or_exit("launch block_partials");
+    unsafe { stream.launch_builder(phase2).arg(&*partials).arg(&(blocks as i32)).arg(total).launch(grid(1)) }
+        .or_exit("launch sum_partials");
+}
+// ANCHOR_END: two_kernels
+
+fn main() {
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    if ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).or_exit("ask about cooperative launches") == 0 {
+        eprintln!("This GPU does not support cooperative launches, which this program is about.");
+        std::process::exit(1);
+    }
+    let module = load(&ctx, &kernel_file!("ch06-cooperative.cu"), false);
+    let sum_grid_sync = function(&module, "sum_grid_sync");
+    let phases = (&function(&module, "block_partials"), &function(&module, "sum_partials"));
+
+    let n = problem_size(1 << 26, 1 << 20);
+    let seed = fresh_seed();
+    let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    let want: f64 = x.par_iter().map(|&v| v as f64).sum();
+    let d_x = stream.clone_htod(&x).or_exit("copy x to the GPU");
+    let n_arg = n as i32;
+    println!("{n} floats in [0, 1), seed {seed} (varies)");
+    println!("float64 sum on the CPU with rayon: {want:.1} (varies)");
+
+    // ANCHOR: occupancy
+    // Every block must be resident at once: ask the occupancy calculator how many fit.
+    let per_sm = sum_grid_sync
+        .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+        .or_exit("ask for the occupancy of sum_grid_sync");
+    let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
+    let resident = per_sm * sms;
+    println!("sum_grid_sync, {THREADS} threads per block: {per_sm} blocks per SM x {sms} SMs = {resident} resident blocks");
+    // Under compute-sanitizer, whose instrumented kernels may need more registers, one block per SM.
+    let blocks = problem_size(resident as usize, sms as usize) as u32;
+    // ANCHOR_END: occupancy
+
+    // ANCHOR: runs
+    let mut totals = Vec::new();
+    for _ in 0..3 {
+        let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
+        let mut total = alloc_poisoned::<f32>(&stream, 1);
+        launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, blocks)
+            .or_exit("launch sum_grid_sync cooperatively");
+        totals.push(stream.clone_dtoh(&total).or_exit("copy the total back")[0]);
+    }
+    let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
+    let mut total = alloc_poisoned::<f32>(&stream, 1);
+    launch_two_kernels(&stream, phases, &d_x, n_arg, &mut partials, &mut total, blocks);
+    let split = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
+
+    let error = (totals[0] as f64 - want).abs() / want;
+    println!("one kernel with grid.sync(), {blocks} blocks, 3 launches: {:.1} (varies)", totals[0]);
+    println!("  the 3 launches agree bit for bit: {}", verdict(totals.iter().all(|t| t.to_bits() == totals[0].to_bits())));
+    println!("  within 1e-5 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-5));
+    println!("two kernels, same grid: {split:.1} (varies)");
+    println!("  equal to the one-kernel sum bit for bit: {}", verdict(split.to_bits() == totals[0].to_bits()));
+    // ANCHOR_END: runs
+
+    // ANCHOR: timing
+    let bytes = 4.0 * n as f64;
+    let one = time_gpu(&stream, 3, 20, || {
+        launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, blocks)
+            .or_exit("launch sum_grid_sync cooperatively")
+    });
+    let two = time_gpu(&stream, 3, 20, || launch_two_kernels(&stream, phases, &d_x, n_arg, &mut partials, &mut total, blocks));
+    record(&format!("sum_grid_sync, {n} f32, {blocks} blocks"), &one, Work::Bytes(bytes));
+    record(&format!("block_partials + sum_partials, {n} f32, {blocks} blocks"), &two, Work::Bytes(bytes));
+    println!("one kernel with grid.sync(): {}, {}", fmt_ms(one.median_ms), fmt_gb_per_s(bytes, one.median_ms));
+    println!("two kernels:                 {}, {}", fmt_ms(two.median_ms), fmt_gb_per_s(bytes, two.median_ms));
+    // ANCHOR_END: timing
+
+    // ANCHOR: too_large
+    // One block more than can be resident: the driver refuses before anything runs.
+    let too_many = resident + 1;
+    let mut partials = alloc_poisoned::<f32>(&stream, too_many as usize);
+    match launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, too_many) {
+        Err(DriverError(CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)) => println!(
+            "{too_many} blocks: refused with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, since at most \
+             {resident} blocks of sum_grid_sync fit on this GPU at once."
+        ),
+        Err(other) => {
+            eprintln!("Could not launch sum_grid_sync with {too_many} blocks, for another reason: {other}.");
+            std::process::exit(1);
+        }
+        Ok(()) => {
+            stream.synchronize().or_exit("finish the launch");
+            println!("{too_many} blocks: accepted, which was not expected: NO");
+        }
+    }
+    // ANCHOR_END: too_large
+}

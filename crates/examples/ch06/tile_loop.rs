@@ -1,0 +1,72 @@
+//! Smooth every 256-point tile of an array in shared memory, step after step, with the two
+//! barriers each step needs; check it exactly against the CPU and time it.
+use course::cli::arg_usize;
+use course::compare::{count_mismatches, verdict};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::kernel::{function, load};
+use course::kernel_file;
+use course::random::{Rng, fresh_seed};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+use rayon::prelude::*;
+
+const TILE: usize = 256;
+
+fn smooth_point(left: u32, centre: u32, right: u32) -> u32 {
+    (left + 2 * centre + right) / 4
+}
+
+/// The CPU reference: each tile of `x` smoothed `steps` times on its own, its ends using
+/// themselves as the missing neighbour (a rayon task per tile).
+fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
+    let mut out = x.to_vec();
+    out.par_chunks_mut(TILE).for_each(|tile| {
+        let len = tile.len();
+        let mut next = vec![0; len];
+        for _ in 0..steps {
+            for i in 0..len {
+                next[i] = smooth_point(tile[i.saturating_sub(1)], tile[i], tile[(i + 1).min(len - 1)]);
+            }
+            tile.copy_from_slice(&next);
+        }
+    });
+    out
+}
+
+fn main() {
+    let n = arg_usize(1, "the number of points", problem_size(10_000_000, 100_000), 1, 1 << 28);
+    let steps = arg_usize(2, "the number of steps", 16, 0, 10_000);
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+
+    let seed = fresh_seed();
+    let mut rng = Rng::new(seed);
+    let x: Vec<u32> = (0..n).map(|_| rng.below(1 << 20) as u32).collect();
+    let want = smooth_each_tile(&x, steps);
+    let tiles = n.div_ceil(TILE);
+    let last = n - (tiles - 1) * TILE;
+    println!("{n} random integers in {tiles} tiles of {TILE} (the last has {last}), {steps} steps per tile");
+
+    // ANCHOR: launch
+    let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
+    let smooth_tiles = function(&module, "smooth_tiles");
+    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
+    let mut d_out = alloc_poisoned::<u32>(&stream, n);
+    let cfg = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (TILE as u32, 1, 1), shared_mem_bytes: 0 };
+    let launch = |out: &mut _| {
+        unsafe { stream.launch_builder(&smooth_tiles).arg(&d_x).arg(out).arg(&(n as i32)).arg(&(steps as i32)).launch(cfg) }
+            .or_exit("launch smooth_tiles");
+    };
+    launch(&mut d_out);
+    let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+    println!("elements that differ from the CPU: {}", count_mismatches(&out, &want));
+    println!("matches the CPU: {}", verdict(out == want));
+    // ANCHOR_END: launch
+
+    let t = time_gpu(&stream, 2, 20, || launch(&mut d_out));
+    let bytes = 2.0 * 4.0 * n as f64; // each point read once and written once
+    record(&format!("smooth_tiles n={n} steps={steps}"), &t, Work::Bytes(bytes));
+    println!("kernel time {}, {} (read + written)", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
+    println!("seed {seed} (varies)");
+}

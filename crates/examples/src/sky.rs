@@ -1,0 +1,134 @@
+//! A made-up radio observation for chapter 7: a sky loosely like Fornax A (two extended lobes
+//! and a few point sources), seen by an interferometer of 64 antennas while the Earth turns.
+//! Everything is computed in f64. The imaging programs all take their data from here, so they
+//! image the same sky.
+
+use num_complex::Complex64;
+
+use crate::random::Rng;
+
+/// The width of the imaged field, in radians (about 2.3 degrees).
+pub const FIELD: f64 = 0.04;
+/// Observing wavelength in metres (150 MHz).
+const WAVELENGTH: f64 = 2.0;
+const ANTENNAS: usize = 64;
+/// Site latitude and the field's declination, in degrees (roughly the MWA and Fornax A).
+const LATITUDE: f64 = -26.7;
+const DECLINATION: f64 = -37.2;
+/// The Earth turns by this hour angle (radians) between two time steps: two minutes.
+const HOUR_ANGLE_STEP: f64 = 2.0 * std::f64::consts::TAU / (24.0 * 60.0);
+
+/// One component of the sky: `flux` (Jy) centred at direction cosines `(l, m)`; a point source
+/// when both widths are zero, otherwise a Gaussian with standard deviations `sigma_l`, `sigma_m`.
+struct Component {
+    l: f64,
+    m: f64,
+    flux: f64,
+    sigma_l: f64,
+    sigma_m: f64,
+}
+
+/// Two lobes east and west of a faint core, and three compact sources, one of them the brightest pixel of any image.
+const SKY: [Component; 6] = [
+    Component { l: -0.0085, m: 0.0015, flux: 160.0, sigma_l: 0.0022, sigma_m: 0.0030 },
+    Component { l: 0.0080, m: -0.0020, flux: 120.0, sigma_l: 0.0026, sigma_m: 0.0021 },
+    Component { l: 0.0003, m: -0.0002, flux: 1.0, sigma_l: 0.0, sigma_m: 0.0 },
+    Component { l: 0.0110, m: 0.0105, flux: 12.0, sigma_l: 0.0, sigma_m: 0.0 },
+    Component { l: -0.0120, m: -0.0110, flux: 2.0, sigma_l: 0.0, sigma_m: 0.0 },
+    Component { l: 0.0040, m: 0.0140, flux: 1.5, sigma_l: 0.0, sigma_m: 0.0 },
+];
+
+/// Where the brightest compact source lies, as direction cosines `(l, m)`.
+pub fn brightest_point() -> (f64, f64) {
+    (SKY[3].l, SKY[3].m)
+}
+
+/// Measured data: baseline coordinates `(u, v, w)` in wavelengths and one visibility for each.
+pub struct Observation {
+    pub u: Vec<f64>,
+    pub v: Vec<f64>,
+    pub w: Vec<f64>,
+    pub vis: Vec<Complex64>,
+    /// How many antennas and time steps gave these baselines.
+    pub antennas: usize,
+    pub time_steps: usize,
+}
+
+/// `n'` = `n − 1` = `sqrt(1 − l² − m²) − 1`, written so that nothing cancels near the centre.
+pub fn n_minus_one(l: f64, m: f64) -> f64 {
+    let r2 = l * l + m * m;
+    -r2 / (1.0 + (1.0 - r2).sqrt())
+}
+
+/// Antenna positions (east, north, up) in metres: a fixed layout, denser near the centre (a Gaussian of 500 m).
+fn antennas() -> Vec<[f64; 3]> {
+    let mut rng = Rng::new(0x5EED_A11A);
+    (0..ANTENNAS).map(|_| [500.0 * rng.normal(), 500.0 * rng.normal(), 3.0 * rng.normal()]).collect()
+}
+
+/// `n_vis` visibilities: every pair of antennas at successive time steps, as many steps as
+/// needed. With `noise`, each visibility gets Gaussian noise of 1 Jy in each part.
+pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
+    let ants = antennas();
+    let (lat, dec) = (LATITUDE.to_radians(), DECLINATION.to_radians());
+    let mut baselines = Vec::new();
+    for a in 0..ants.len() {
+        for b in a + 1..ants.len() {
+            let d: Vec<f64> = (0..3).map(|k| (ants[b][k] - ants[a][k]) / WAVELENGTH).collect();
+            // East-north-up to equatorial X (towards hour angle 0), Y (east), Z (north pole).
+            baselines.push([-lat.sin() * d[1] + lat.cos() * d[2], d[0], lat.cos() * d[1] + lat.sin() * d[2]]);
+        }
+    }
+    let time_steps = n_vis.div_ceil(baselines.len());
+    let mut obs = Observation { u: Vec::new(), v: Vec::new(), w: Vec::new(), vis: Vec::new(), antennas: ants.len(), time_steps };
+    'fill: for t in 0..time_steps {
+        let h = (t as f64 - (time_steps as f64 - 1.0) / 2.0) * HOUR_ANGLE_STEP;
+        for &[x, y, z] in &baselines {
+            if obs.u.len() == n_vis {
+                break 'fill;
+            }
+            let u = h.sin() * x + h.cos() * y;
+            let v = -dec.sin() * h.cos() * x + dec.sin() * h.sin() * y + dec.cos() * z;
+            let w = dec.cos() * h.cos() * x - dec.cos() * h.sin() * y + dec.sin() * z;
+            let mut vis = Complex64::new(0.0, 0.0);
+            for c in &SKY {
+                // A Gaussian of widths σ has the Gaussian taper exp(−2π²(σ_l²u² + σ_m²v²)).
+                let taper = (-2.0 * std::f64::consts::PI.powi(2) * (c.sigma_l.powi(2) * u * u + c.sigma_m.powi(2) * v * v)).exp();
+                let phase = -std::f64::consts::TAU * (u * c.l + v * c.m + w * n_minus_one(c.l, c.m));
+                vis += c.flux * taper * Complex64::from_polar(1.0, phase);
+            }
+            if let Some(rng) = noise.as_deref_mut() {
+                vis += Complex64::new(rng.normal(), rng.normal());
+            }
+            obs.u.push(u);
+            obs.v.push(v);
+            obs.w.push(w);
+            obs.vis.push(vis);
+        }
+    }
+    obs
+}
+
+/// The direction cosines `(l, m, n')` of every pixel of a `side` × `side` image of the field,
+/// row by row (`m` grows with the row, `l` with the column), pixel `side / 2` at the centre.
+pub fn pixels(side: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
+    let cell = FIELD / side as f64;
+    let coord = |i: usize| (i as f64 - (side / 2) as f64) * cell;
+    let (mut ls, mut ms, mut ns) = (Vec::new(), Vec::new(), Vec::new());
+    for row in 0..side {
+        for col in 0..side {
+            let (l, m) = (coord(col), coord(row));
+            ls.push(l);
+            ms.push(m);
+            ns.push(n_minus_one(l, m));
+        }
+    }
+    (ls, ms, ns)
+}
+
+/// The pixel (column, row) of a `side` × `side` image nearest to direction `(l, m)`.
+pub fn pixel_of(side: usize, (l, m): (f64, f64)) -> (usize, usize) {
+    let cell = FIELD / side as f64;
+    let to = |x: f64| ((x / cell).round() + (side / 2) as f64) as usize;
+    (to(l), to(m))
+}

@@ -1,0 +1,99 @@
+// Solutions to the chapter's challenges: a float maximum that reduces in the warp before its
+// compare-and-swap loop, and an exclusive warp scan that gives each kept lane its position.
+// check: PTX has shfl.sync.bfly.b32
+// check: PTX has shfl.sync.up.b32
+// check: PTX has atom.global.cas.b32
+// check: PTX has vote.sync.ballot.b32
+// check: PTX has popc.b32
+// check: PTX lacks .f64
+
+#define FULL_MASK 0xffffffffu
+
+// The compare-and-swap loop of chapter 5, counting every atomicCAS it issues in *attempts.
+__device__ void atomic_max_float_counted(float *addr, float v, unsigned *attempts)
+{
+    int *p = (int *)addr;
+    int seen = *p;
+    while (__int_as_float(seen) < v) {
+        int expected = seen;
+        seen = atomicCAS(p, expected, __float_as_int(v));
+        atomicAdd(attempts, 1u);
+        if (seen == expected) {
+            break;
+        }
+    }
+}
+
+// ANCHOR: max_per_thread
+// Chapter 5's way: every thread runs the loop with its own value.
+extern "C" __global__ void max_per_thread(const float *values, int n, float *result,
+                                          unsigned *attempts)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) {
+        atomic_max_float_counted(result, values[i], attempts);
+    }
+}
+// ANCHOR_END: max_per_thread
+
+// ANCHOR: max_warp_first
+// Five butterfly steps give every lane the warp's maximum; only lane 0 runs the loop.
+// Lanes past n offer -infinity, which never wins, and still take part in the shuffles.
+extern "C" __global__ void max_warp_first(const float *values, int n, float *result,
+                                          unsigned *attempts)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    float v = i < n ? values[i] : -__int_as_float(0x7f800000);  // -infinity
+    for (int mask = 16; mask > 0; mask /= 2) {
+        v = fmaxf(v, __shfl_xor_sync(FULL_MASK, v, mask));
+    }
+    if (threadIdx.x % 32 == 0) {
+        atomic_max_float_counted(result, v, attempts);
+    }
+}
+// ANCHOR_END: max_warp_first
+
+// ANCHOR: warp_exclusive_scan
+// Lane k gets the sum of lanes 0..k-1 (lane 0 gets 0): the inclusive scan of the previous
+// lane, handed one lane up.
+__device__ unsigned warp_exclusive_scan(unsigned v)
+{
+    int lane = threadIdx.x & 31;
+    for (int delta = 1; delta <= 16; delta <<= 1) {
+        unsigned up = __shfl_up_sync(FULL_MASK, v, delta);
+        if (lane >= delta) {
+            v += up;
+        }
+    }
+    unsigned before = __shfl_up_sync(FULL_MASK, v, 1);
+    return lane == 0 ? 0 : before;
+}
+
+extern "C" __global__ void exclusive_scan_warps(const unsigned *in, unsigned *out, int n)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    unsigned v = warp_exclusive_scan(i < n ? in[i] : 0);
+    if (i < n) {
+        out[i] = v;
+    }
+}
+// ANCHOR_END: warp_exclusive_scan
+
+// ANCHOR: positions_two_ways
+// The position of each element among the kept elements of its warp, computed twice: as the
+// exclusive scan of the keep flags, and as the bit count of the ballot below the lane.
+extern "C" __global__ void positions_two_ways(const float *in, int n, float threshold,
+                                              unsigned *by_scan, unsigned *by_ballot)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x % 32;
+    bool keep = i < n && in[i] > threshold;
+    unsigned from_scan = warp_exclusive_scan(keep ? 1u : 0u);
+    unsigned ballot = __ballot_sync(FULL_MASK, keep);
+    unsigned from_ballot = __popc(ballot & ((1u << lane) - 1));
+    if (i < n) {
+        by_scan[i] = from_scan;
+        by_ballot[i] = from_ballot;
+    }
+}
+// ANCHOR_END: positions_two_ways

@@ -1,0 +1,438 @@
+// Chapter 7, optimisations 2 to 8: the imaging kernel in single precision. Same equation as
+// ch07-imaging-f64.cu: img[p] = (1/N) · Σ_j V_j · e^{+2πi(u_j·l + v_j·m + w_j·n')}.
+// The program compiles this file without --use_fast_math: each kernel asks for the fast
+// functions it wants by name (__sincosf), so the others keep CUDA's accurate ones.
+// No float is ever widened to a double (cvt.f64.f32). The PTX does hold one double multiply:
+// inside CUDA's accurate sincosf (image_f32), on its rarely taken path for huge angles.
+// check: PTX lacks cvt.f64.f32
+// check: PTX has .entry image_f32
+// check: PTX has .entry image_sincospi
+// check: PTX has .entry image_fast_raw
+// check: PTX has .entry image_fast
+// check: PTX has .entry image_hot_loop
+// check: PTX has .entry image_shared
+// check: PTX has .entry image_coarse_4
+// check: PTX has .entry image_fma
+// check: PTX has .entry image_shuffle
+// check: PTX has .entry image_split_statements
+// check: PTX has sin.approx.f32
+// check: PTX has cos.approx.f32
+// check: PTX has cvt.rni.f32.f32
+// check: PTX has bar.sync
+// check: PTX has shfl.sync.idx.b32
+// check: PTX has fma.rn.f32
+// check: PTX has sub.f32
+
+#define TWO_PI_F 6.28318530717958648f
+// Adding and then subtracting 1.5·2^23 rounds a float of size below 2^22 to a whole number.
+#define ROUNDER 12582912.0f
+// Visibilities per shared-memory tile; the kernels that use tiles run with blocks of TILE threads.
+#define TILE 256
+
+// ANCHOR: f32
+// Optimisation 2: the same kernel in float. Every constant carries an f suffix: a bare 2.0
+// would be a double and would pull the whole expression into double precision.
+extern "C" __global__ void image_f32(const float *ls, const float *ms, const float *ns, int n_px,
+                                     const float *us, const float *vs, const float *ws,
+                                     const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float phase = TWO_PI_F * (us[j] * l + vs[j] * m + ws[j] * nd);
+            float s, c;
+            sincosf(phase, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: f32
+
+// ANCHOR: sincospi
+// Optimisation 3, first candidate: keep the phase in turns and let sincospif take the factor
+// π (sin(π·x), cos(π·x) with x = 2·turns). Accurate, and its range reduction is exact.
+extern "C" __global__ void image_sincospi(const float *ls, const float *ms, const float *ns, int n_px,
+                                          const float *us, const float *vs, const float *ws,
+                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
+            float s, c;
+            sincospif(2.0f * turns, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: sincospi
+
+// ANCHOR: fast_raw
+// Second candidate: the hardware's approximate sine and cosine, on the phase as it comes.
+// CUDA documents their accuracy only for angles in [-π, π]; these reach hundreds of radians.
+extern "C" __global__ void image_fast_raw(const float *ls, const float *ms, const float *ns, int n_px,
+                                          const float *us, const float *vs, const float *ws,
+                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float phase = TWO_PI_F * (us[j] * l + vs[j] * m + ws[j] * nd);
+            float s, c;
+            __sincosf(phase, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: fast_raw
+
+// ANCHOR: fast
+// Optimisation 3 as kept: the phase in turns, minus its nearest whole number (rintf), lies in
+// [-0.5, 0.5]; times 2π it is an angle in [-π, π], where __sincosf keeps its stated accuracy.
+extern "C" __global__ void image_fast(const float *ls, const float *ms, const float *ns, int n_px,
+                                      const float *us, const float *vs, const float *ws,
+                                      const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
+            float reduced = turns - rintf(turns);  // exact: no bits are lost here
+            float s, c;
+            __sincosf(TWO_PI_F * reduced, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: fast
+
+// ANCHOR: hot_loop
+// Optimisation 4: the same loop with the rounding done by two additions, which run at the
+// full rate of the FP32 units, instead of rintf's conversion instruction (cvt.rni).
+extern "C" __global__ void image_hot_loop(const float *ls, const float *ms, const float *ns, int n_px,
+                                          const float *us, const float *vs, const float *ws,
+                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
+            float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+            float s, c;
+            __sincosf(TWO_PI_F * reduced, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: hot_loop
+
+// ANCHOR: shared
+// Optimisation 5: the block reads TILE visibilities at a time into shared memory, one per
+// thread (coalesced), and every thread then reads them all from there. Launch with blocks of
+// TILE threads. Threads past the last pixel still fill their share of every tile, so none may
+// return early: each one must reach every __syncthreads().
+extern "C" __global__ void image_shared(const float *ls, const float *ms, const float *ns, int n_px,
+                                        const float *us, const float *vs, const float *ws,
+                                        const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    __shared__ float4 uvw_tile[TILE];  // u, v, w and an unused float: one 16-byte read
+    __shared__ float2 vis_tile[TILE];
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    float l = 0.0f, m = 0.0f, nd = 0.0f;
+    if (p < n_px) {
+        l = ls[p], m = ms[p], nd = ns[p];
+    }
+    float2 sum = make_float2(0.0f, 0.0f);
+    for (int start = 0; start < n_vis; start += TILE) {
+        int j = start + threadIdx.x;
+        if (j < n_vis) {
+            uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
+            vis_tile[threadIdx.x] = vis[j];
+        } else {  // past the end: a visibility of zero adds nothing
+            uvw_tile[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
+        }
+        __syncthreads();  // the tile is full
+        for (int k = 0; k < TILE; ++k) {
+            float4 b = uvw_tile[k];  // every thread reads the same address: a broadcast
+            float turns = b.x * l + b.y * m + b.z * nd;
+            float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+            float s, c;
+            __sincosf(TWO_PI_F * reduced, &s, &c);
+            float2 v = vis_tile[k];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        __syncthreads();  // everyone is done with the tile before it is refilled
+    }
+    if (p < n_px) {
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: shared
+
+// ANCHOR: coarse
+// Optimisation 6: each thread computes K pixels, p, p + stride, ..., p + (K-1)·stride, where
+// stride is the number of threads in the grid, so a warp's pixels stay side by side. Each
+// visibility read from shared memory now serves K pixels. K is a template parameter: the
+// compiler knows it, unrolls the loops over it and keeps the arrays in registers.
+template <int K>
+__device__ void image_coarse_body(const float *ls, const float *ms, const float *ns, int n_px,
+                                  const float *us, const float *vs, const float *ws,
+                                  const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    __shared__ float4 uvw_tile[TILE];
+    __shared__ float2 vis_tile[TILE];
+    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    float l[K], m[K], nd[K];
+    float2 sum[K];
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        l[i] = p < n_px ? ls[p] : 0.0f;
+        m[i] = p < n_px ? ms[p] : 0.0f;
+        nd[i] = p < n_px ? ns[p] : 0.0f;
+        sum[i] = make_float2(0.0f, 0.0f);
+    }
+    for (int start = 0; start < n_vis; start += TILE) {
+        int j = start + threadIdx.x;
+        if (j < n_vis) {
+            uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
+            vis_tile[threadIdx.x] = vis[j];
+        } else {
+            uvw_tile[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
+        }
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) {
+            float4 b = uvw_tile[k];
+            float2 v = vis_tile[k];
+            for (int i = 0; i < K; ++i) {
+                float turns = b.x * l[i] + b.y * m[i] + b.z * nd[i];
+                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float s, c;
+                __sincosf(TWO_PI_F * reduced, &s, &c);
+                sum[i].x += v.x * c - v.y * s;
+                sum[i].y += v.x * s + v.y * c;
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        if (p < n_px) {
+            img[p] = make_float2(sum[i].x * inv_n, sum[i].y * inv_n);
+        }
+    }
+}
+
+extern "C" __global__ void image_coarse_4(const float *ls, const float *ms, const float *ns, int n_px,
+                                          const float *us, const float *vs, const float *ws,
+                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    image_coarse_body<4>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);
+}
+// ANCHOR_END: coarse
+
+// The other coarsening factors, for the chapter's challenge.
+#define COARSE(K)                                                                                    \
+    extern "C" __global__ void image_coarse_##K(const float *ls, const float *ms, const float *ns,  \
+                                                int n_px, const float *us, const float *vs,         \
+                                                const float *ws, const float2 *vis, int n_vis,      \
+                                                float inv_n, float2 *img)                           \
+    {                                                                                               \
+        image_coarse_body<K>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);                \
+    }
+COARSE(1)
+COARSE(2)
+COARSE(3)
+COARSE(6)
+COARSE(8)
+
+// ANCHOR: fma
+// Optimisation 7: every multiply-add written as one fused multiply-add, __fmaf_rn(a, b, c) =
+// a·b + c with one rounding. The complex update becomes four FMAs straight into the sums.
+// (The rest is optimisation 6 with K = 4.)
+extern "C" __global__ void image_fma(const float *ls, const float *ms, const float *ns, int n_px,
+                                     const float *us, const float *vs, const float *ws,
+                                     const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    const int K = 4;
+    __shared__ float4 uvw_tile[TILE];
+    __shared__ float2 vis_tile[TILE];
+    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    float l[K], m[K], nd[K];
+    float2 sum[K];
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        l[i] = p < n_px ? ls[p] : 0.0f;
+        m[i] = p < n_px ? ms[p] : 0.0f;
+        nd[i] = p < n_px ? ns[p] : 0.0f;
+        sum[i] = make_float2(0.0f, 0.0f);
+    }
+    for (int start = 0; start < n_vis; start += TILE) {
+        int j = start + threadIdx.x;
+        if (j < n_vis) {
+            uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
+            vis_tile[threadIdx.x] = vis[j];
+        } else {
+            uvw_tile[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
+        }
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) {
+            float4 b = uvw_tile[k];
+            float2 v = vis_tile[k];
+            for (int i = 0; i < K; ++i) {
+                float turns = __fmaf_rn(b.x, l[i], __fmaf_rn(b.y, m[i], b.z * nd[i]));
+                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float s, c;
+                __sincosf(TWO_PI_F * reduced, &s, &c);
+                sum[i].x = __fmaf_rn(v.x, c, sum[i].x);
+                sum[i].x = __fmaf_rn(-v.y, s, sum[i].x);
+                sum[i].y = __fmaf_rn(v.x, s, sum[i].y);
+                sum[i].y = __fmaf_rn(v.y, c, sum[i].y);
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        if (p < n_px) {
+            img[p] = make_float2(sum[i].x * inv_n, sum[i].y * inv_n);
+        }
+    }
+}
+// ANCHOR_END: fma
+
+// ANCHOR: split
+// For the FMA challenge: optimisation 6 with each product added on its own line, in plain C++.
+extern "C" __global__ void image_split_statements(const float *ls, const float *ms, const float *ns, int n_px,
+                                                  const float *us, const float *vs, const float *ws,
+                                                  const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    const int K = 4;
+    __shared__ float4 uvw_tile[TILE];
+    __shared__ float2 vis_tile[TILE];
+    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    float l[K], m[K], nd[K];
+    float2 sum[K];
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        l[i] = p < n_px ? ls[p] : 0.0f;
+        m[i] = p < n_px ? ms[p] : 0.0f;
+        nd[i] = p < n_px ? ns[p] : 0.0f;
+        sum[i] = make_float2(0.0f, 0.0f);
+    }
+    for (int start = 0; start < n_vis; start += TILE) {
+        int j = start + threadIdx.x;
+        if (j < n_vis) {
+            uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
+            vis_tile[threadIdx.x] = vis[j];
+        } else {
+            uvw_tile[threadIdx.x] = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
+        }
+        __syncthreads();
+        for (int k = 0; k < TILE; ++k) {
+            float4 b = uvw_tile[k];
+            float2 v = vis_tile[k];
+            for (int i = 0; i < K; ++i) {
+                float turns = b.x * l[i] + b.y * m[i] + b.z * nd[i];
+                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float s, c;
+                __sincosf(TWO_PI_F * reduced, &s, &c);
+                sum[i].x += v.x * c;
+                sum[i].x -= v.y * s;
+                sum[i].y += v.x * s;
+                sum[i].y += v.y * c;
+            }
+        }
+        __syncthreads();
+    }
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        if (p < n_px) {
+            img[p] = make_float2(sum[i].x * inv_n, sum[i].y * inv_n);
+        }
+    }
+}
+// ANCHOR_END: split
+
+// ANCHOR: shuffle
+// Optimisation 8: no shared memory and no barrier. Each lane of a warp reads one visibility
+// of the next 32 into registers; then, 32 times, every lane takes lane src's copy with
+// __shfl_sync and uses it for its K pixels. All 32 lanes run every shuffle (n_vis is the same
+// for all), so threads past the last pixel take part with dummy coordinates.
+extern "C" __global__ void image_shuffle(const float *ls, const float *ms, const float *ns, int n_px,
+                                         const float *us, const float *vs, const float *ws,
+                                         const float2 *vis, int n_vis, float inv_n, float2 *img)
+{
+    const int K = 4;
+    const unsigned all = 0xffffffffu;
+    const int lane = threadIdx.x % 32;
+    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    float l[K], m[K], nd[K];
+    float2 sum[K];
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        l[i] = p < n_px ? ls[p] : 0.0f;
+        m[i] = p < n_px ? ms[p] : 0.0f;
+        nd[i] = p < n_px ? ns[p] : 0.0f;
+        sum[i] = make_float2(0.0f, 0.0f);
+    }
+    for (int start = 0; start < n_vis; start += 32) {
+        int j = start + lane;
+        float u = 0.0f, v = 0.0f, w = 0.0f;
+        float2 datum = make_float2(0.0f, 0.0f);
+        if (j < n_vis) {
+            u = us[j], v = vs[j], w = ws[j];
+            datum = vis[j];
+        }
+        for (int src = 0; src < 32; ++src) {
+            float bu = __shfl_sync(all, u, src), bv = __shfl_sync(all, v, src), bw = __shfl_sync(all, w, src);
+            float re = __shfl_sync(all, datum.x, src), im = __shfl_sync(all, datum.y, src);
+            for (int i = 0; i < K; ++i) {
+                float turns = __fmaf_rn(bu, l[i], __fmaf_rn(bv, m[i], bw * nd[i]));
+                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float s, c;
+                __sincosf(TWO_PI_F * reduced, &s, &c);
+                sum[i].x = __fmaf_rn(re, c, sum[i].x);
+                sum[i].x = __fmaf_rn(-im, s, sum[i].x);
+                sum[i].y = __fmaf_rn(re, s, sum[i].y);
+                sum[i].y = __fmaf_rn(im, c, sum[i].y);
+            }
+        }
+    }
+    for (int i = 0; i < K; ++i) {
+        int p = first + i * stride;
+        if (p < n_px) {
+            img[p] = make_float2(sum[i].x * inv_n, sum[i].y * inv_n);
+        }
+    }
+}
+// ANCHOR_END: shuffle
