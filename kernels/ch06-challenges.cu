@@ -44,8 +44,8 @@ extern "C" __global__ void max_warp_first(const float *values, int n, float *res
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     float v = i < n ? values[i] : -__int_as_float(0x7f800000);  // -infinity
-    for (int mask = 16; mask > 0; mask /= 2) {
-        v = fmaxf(v, __shfl_xor_sync(FULL_MASK, v, mask));
+    for (int lane_mask = 16; lane_mask >= 1; lane_mask >>= 1) {
+        v = fmaxf(v, __shfl_xor_sync(FULL_MASK, v, lane_mask));
     }
     if (threadIdx.x % 32 == 0) {
         atomic_max_float_counted(result, v, attempts);

@@ -14,6 +14,9 @@
 // check: PTX has shfl.sync.down.b32
 // check: PTX has bar.sync
 // check: PTX lacks .f64
+// (d)'s grid-stride loop is unrolled: four loads per trip, then a remainder loop that NVRTC
+// marks nounroll. No other loop here leaves one (the shuffle loops are unrolled completely).
+// check: PTX has .pragma "nounroll"
 
 #define FULL_MASK 0xffffffffu
 typedef unsigned long long u64;
@@ -56,6 +59,8 @@ extern "C" __global__ void sum_atomic_warp(const unsigned *x, int n, u64 *total)
 // ANCHOR: block_sum
 // The sum of v over the whole block, in thread 0. Each warp adds up its values with shuffles,
 // lane 0 of each warp leaves its warp's sum in shared memory, and warp 0 adds those up.
+// blockDim.x must be a multiple of 32 (at most 1024): warp 0 reads blockDim.x / 32 slots, so
+// the sum of a partial last warp would be left out.
 // Call it once per kernel: calling it again would overwrite warp_sums while warp 0 may still
 // be reading them (the second barrier rule of the previous pages).
 __device__ u64 block_sum(u64 v)
@@ -92,7 +97,10 @@ extern "C" __global__ void sum_atomic_block(const unsigned *x, int n, u64 *total
 extern "C" __global__ void sum_atomic_block_grid_stride(const unsigned *x, int n, u64 *total)
 {
     u64 v = 0;
-    for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
+    int first = blockIdx.x * blockDim.x + threadIdx.x;
+    int stride = gridDim.x * blockDim.x;   // an int: `i += gridDim.x * blockDim.x` would add
+                                           // an unsigned, and the loop would not be unrolled
+    for (int i = first; i < n; i += stride) {
         v += x[i];
     }
     v = block_sum(v);

@@ -10,7 +10,7 @@ use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{CudaModule, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
@@ -90,21 +90,25 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
     ] {
         let f = function(module, kernel);
         let cfg = LaunchConfig { grid_dim: (n.div_ceil(threads) as u32, 1, 1), block_dim: (threads as u32, 1, 1), shared_mem_bytes: 0 };
-        let mut d_out = alloc_poisoned::<f32>(stream, n);
-        let mut d_index = alloc_poisoned::<u32>(stream, n);
-        let mut d_count = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        let mut run = || {
-            stream.memset_zeros(&mut d_count).or_exit("zero the counter");
+        let launch = |out: &mut CudaSlice<f32>, index: &mut CudaSlice<u32>, count: &mut CudaSlice<u32>| {
+            stream.memset_zeros(count).or_exit("zero the counter");
             unsafe {
-                stream.launch_builder(&f).arg(&d_values).arg(&(n as i32)).arg(&threshold).arg(&mut d_out).arg(&mut d_index).arg(&mut d_count).launch(cfg)
+                stream.launch_builder(&f).arg(&d_values).arg(&(n as i32)).arg(&threshold).arg(out).arg(index).arg(count).launch(cfg)
             }
             .or_exit("launch a compaction kernel");
         };
-        let t = time_gpu(stream, 2, 10, &mut run);
+        // The checked run: one launch into freshly poisoned outputs, so that every element the
+        // checks read was written by this launch.
+        let mut d_out = alloc_poisoned::<f32>(stream, n);
+        let mut d_index = alloc_poisoned::<u32>(stream, n);
+        let mut d_count = alloc_poisoned::<u32>(stream, 1);
+        launch(&mut d_out, &mut d_index, &mut d_count);
         let count = stream.clone_dtoh(&d_count).or_exit("copy from the GPU")[0] as usize;
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let index = stream.clone_dtoh(&d_index).or_exit("copy from the GPU");
         let (out, index) = (&out[..count.min(n)], &index[..count.min(n)]);
+        // Then the timed runs, into the same buffers.
+        let t = time_gpu(stream, 2, 10, || launch(&mut d_out, &mut d_index, &mut d_count));
 
         // Bytes: every value read once, each kept value and its index written once.
         let bytes = (n * 4 + count * 8) as f64;

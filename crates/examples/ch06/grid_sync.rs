@@ -103,10 +103,13 @@ fn main() {
     launch_two_kernels(&stream, phases, &d_x, n_arg, &mut partials, &mut total, blocks);
     let split = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
 
+    // The longest chain of float32 additions here is about 270 long (some 250 in a thread's
+    // loop, then the shuffles and the loop over the partials); each rounds by at most 2^-24
+    // relative, so the worst case is about 1.6e-5. The tolerance, 1e-4, is above it.
     let error = (totals[0] as f64 - want).abs() / want;
     println!("one kernel with grid.sync(), {blocks} blocks, 3 launches: {:.1} (varies)", totals[0]);
     println!("  the 3 launches agree bit for bit: {}", verdict(totals.iter().all(|t| t.to_bits() == totals[0].to_bits())));
-    println!("  within 1e-5 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-5));
+    println!("  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-4));
     println!("two kernels, same grid: {split:.1} (varies)");
     println!("  equal to the one-kernel sum bit for bit: {}", verdict(split.to_bits() == totals[0].to_bits()));
     // ANCHOR_END: runs

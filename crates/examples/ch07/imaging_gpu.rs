@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use course::cli::arg_usize;
 use course::compare::verdict;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::machine::describe_cpu;
@@ -148,17 +148,23 @@ fn main() {
 
     let double_data = upload(&stream, &obs, &lmn, |x| x);
     let float_data = upload(&stream, &obs, &lmn, |x| x as f32);
+    // Every kernel, f64 or f32: one warm-up run, then the median of 10 timed runs.
+    let reps = (1, 10);
     let run_step = |s: &Step| {
         if s.double {
-            run(&stream, &kernel(s.kernel, true), &double_data, s.per_thread, (0, 3))
+            run(&stream, &kernel(s.kernel, true), &double_data, s.per_thread, reps)
         } else {
-            run(&stream, &kernel(s.kernel, false), &float_data, s.per_thread, (1, 3))
+            run(&stream, &kernel(s.kernel, false), &float_data, s.per_thread, reps)
         }
     };
     let versus_reference = |img: &[[f64; 2]]| {
         let at: Vec<[f64; 2]> = sample.iter().map(|&p| img[p]).collect();
         worst(&at, &reference, peak)
     };
+
+    // Under compute-sanitizer course::timing skips the warm-up and times a single run.
+    let (warm, timed) = if sanitizing() { (0, 1) } else { reps };
+    println!("timing, per kernel: warm-up runs {warm}, timed runs {timed}; each time shown is their median, from CUDA events");
 
     // ANCHOR: candidates
     println!();
