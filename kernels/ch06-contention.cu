@@ -66,14 +66,15 @@ extern "C" __global__ void sum_atomic_warp(const unsigned *x, int n, u64 *total)
 __device__ u64 block_sum(u64 v)
 {
     __shared__ u64 warp_sums[32];      // room for 1024 threads, the most a block can have
-    int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const int my_warp = threadIdx.x / 32;
+    const int my_lane = threadIdx.x & 31;
+    const int warps = blockDim.x / 32;
     v = warp_sum(v);
-    if (lane == 0) warp_sums[warp] = v;
+    if (my_lane == 0) warp_sums[my_warp] = v;
     __syncthreads();                   // every warp's sum is in
     v = 0;
-    if (warp == 0) {
-        v = lane < blockDim.x / 32 ? warp_sums[lane] : 0;
-        v = warp_sum(v);
+    if (my_warp == 0) {
+        v = warp_sum(my_lane < warps ? warp_sums[my_lane] : 0);
     }
     return v;
 }

@@ -6,7 +6,7 @@ use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
-use course::sky::{observe, pixels};
+use course::sky::{observe, upload};
 use course::timing::{Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 
@@ -19,12 +19,7 @@ fn main() {
     let seed = fresh_seed();
     println!("{side} x {side} pixels, {n_vis} visibilities, noise seed {seed} (varies)");
     let obs = observe(n_vis, Some(&mut Rng::new(seed)));
-    let (ls, ms, ns) = pixels(side);
-    let send = |xs: &[f64]| stream.clone_htod(&xs.iter().map(|&x| x as f32).collect::<Vec<f32>>()).or_exit("copy data to the GPU");
-    let (ls, ms, ns, us, vs, ws) = (send(&ls), send(&ms), send(&ns), send(&obs.u), send(&obs.v), send(&obs.w));
-    let vis: Vec<[f32; 2]> = obs.vis.iter().map(|z| [z.re as f32, z.im as f32]).collect();
-    let vis = stream.clone_htod(&vis).or_exit("copy the visibilities to the GPU");
-    let (n_px, n_vis_arg, inv_n) = ((side * side) as i32, n_vis as i32, 1.0f32 / n_vis as f32);
+    let d = upload(&stream, &obs, side, |x| x as f32);
     let flops = 13.0 * (side * side * n_vis) as f64;
 
     // ANCHOR: sweep
@@ -38,7 +33,7 @@ fn main() {
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
         let t = time_gpu(&stream, 1, 10, || {
             let mut launch = stream.launch_builder(&kernel);
-            launch.arg(&ls).arg(&ms).arg(&ns).arg(&n_px).arg(&us).arg(&vs).arg(&ws).arg(&vis).arg(&n_vis_arg).arg(&inv_n).arg(&mut img);
+            launch.arg(&d.ls).arg(&d.ms).arg(&d.ns).arg(&d.n_px).arg(&d.us).arg(&d.vs).arg(&d.ws).arg(&d.vis).arg(&d.n_vis).arg(&d.inv_n).arg(&mut img);
             unsafe { launch.launch(config) }.or_exit("launch an imaging kernel");
         });
         record(&format!("image_coarse_{k}, {side}x{side} px, {n_vis} vis"), &t, Work::Flops(flops));

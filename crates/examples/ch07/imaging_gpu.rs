@@ -11,9 +11,9 @@ use course::kernel::{function, load};
 use course::kernel_file;
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::sky::{FIELD, Observation, brightest_point, observe, pixel_of, pixels};
+use course::sky::{FIELD, OnGpu, brightest_point, observe, pixel_of, pixels, upload};
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
@@ -21,37 +21,6 @@ use rayon::prelude::*;
 /// 2 additions) and 8 for the complex multiply-add; the sine and cosine are not counted.
 const FLOPS_PER_PAIR: f64 = 13.0;
 const BLOCK: u32 = 256;
-
-/// Everything an imaging kernel reads, on the GPU, in one precision (f64 or f32).
-struct OnGpu<T> {
-    ls: CudaSlice<T>,
-    ms: CudaSlice<T>,
-    ns: CudaSlice<T>,
-    us: CudaSlice<T>,
-    vs: CudaSlice<T>,
-    ws: CudaSlice<T>,
-    vis: CudaSlice<[T; 2]>,
-    n_px: i32,
-    n_vis: i32,
-    inv_n: T,
-}
-
-fn upload<T: DeviceRepr + Copy>(stream: &Arc<CudaStream>, obs: &Observation, lmn: &[Vec<f64>; 3], to: fn(f64) -> T) -> OnGpu<T> {
-    let send = |xs: &[f64]| stream.clone_htod(&xs.iter().map(|&x| to(x)).collect::<Vec<T>>()).or_exit("copy data to the GPU");
-    let vis: Vec<[T; 2]> = obs.vis.iter().map(|z| [to(z.re), to(z.im)]).collect();
-    OnGpu {
-        ls: send(&lmn[0]),
-        ms: send(&lmn[1]),
-        ns: send(&lmn[2]),
-        us: send(&obs.u),
-        vs: send(&obs.v),
-        ws: send(&obs.w),
-        vis: stream.clone_htod(&vis).or_exit("copy the visibilities to the GPU"),
-        n_px: lmn[0].len() as i32,
-        n_vis: obs.vis.len() as i32,
-        inv_n: to(1.0 / obs.vis.len() as f64),
-    }
-}
 
 // ANCHOR: launch
 /// Run one imaging kernel that computes `per_thread` pixels in each thread, in blocks of 256
@@ -146,8 +115,8 @@ fn main() {
     println!("float64 reference on the CPU: {} pixels, peak {peak:.3} (varies)", sample.len());
     // ANCHOR_END: reference
 
-    let double_data = upload(&stream, &obs, &lmn, |x| x);
-    let float_data = upload(&stream, &obs, &lmn, |x| x as f32);
+    let double_data = upload(&stream, &obs, side, |x| x);
+    let float_data = upload(&stream, &obs, side, |x| x as f32);
     // Every kernel, f64 or f32: one warm-up run, then the median of 10 timed runs.
     let reps = (1, 10);
     let run_step = |s: &Step| {

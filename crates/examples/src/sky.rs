@@ -3,7 +3,12 @@
 //! Everything is computed in f64. The imaging programs all take their data from here, so they
 //! image the same sky.
 
+use std::sync::Arc;
+
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use num_complex::Complex64;
+
+use crate::gpu::OrExit;
 
 use crate::random::Rng;
 
@@ -131,4 +136,40 @@ pub fn pixel_of(side: usize, (l, m): (f64, f64)) -> (usize, usize) {
     let cell = FIELD / side as f64;
     let to = |x: f64| ((x / cell).round() + (side / 2) as f64) as usize;
     (to(l), to(m))
+}
+
+/// An observation and the pixels of a `side` × `side` image on the GPU, in one precision
+/// (`f64` or `f32`): everything an imaging kernel of chapter 7 reads, in the order it takes
+/// them (`ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n`, then the image it writes).
+pub struct OnGpu<T> {
+    pub ls: CudaSlice<T>,
+    pub ms: CudaSlice<T>,
+    pub ns: CudaSlice<T>,
+    pub n_px: i32,
+    pub us: CudaSlice<T>,
+    pub vs: CudaSlice<T>,
+    pub ws: CudaSlice<T>,
+    pub vis: CudaSlice<[T; 2]>,
+    pub n_vis: i32,
+    /// 1 / the number of visibilities, the image's normalisation.
+    pub inv_n: T,
+}
+
+/// Copy `obs` and the pixels of a `side` × `side` image to the GPU, converted by `to`.
+pub fn upload<T: DeviceRepr + Copy>(stream: &Arc<CudaStream>, obs: &Observation, side: usize, to: fn(f64) -> T) -> OnGpu<T> {
+    let send = |xs: &[f64]| stream.clone_htod(&xs.iter().map(|&x| to(x)).collect::<Vec<T>>()).or_exit("copy data to the GPU");
+    let (ls, ms, ns) = pixels(side);
+    let vis: Vec<[T; 2]> = obs.vis.iter().map(|z| [to(z.re), to(z.im)]).collect();
+    OnGpu {
+        ls: send(&ls),
+        ms: send(&ms),
+        ns: send(&ns),
+        n_px: (side * side) as i32,
+        us: send(&obs.u),
+        vs: send(&obs.v),
+        ws: send(&obs.w),
+        vis: stream.clone_htod(&vis).or_exit("copy the visibilities to the GPU"),
+        n_vis: obs.vis.len() as i32,
+        inv_n: to(1.0 / obs.vis.len() as f64),
+    }
 }
