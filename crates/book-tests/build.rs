@@ -17,7 +17,8 @@ fn main() {
     for watched in ["book.toml", "src", "crates/examples", "kernels"] {
         println!("cargo:rerun-if-changed={}", root.join(watched).display());
     }
-    let book = MDBook::load(&root).unwrap_or_else(|e| panic!("mdBook could not load the book: {e:#}"));
+    let book =
+        MDBook::load(&root).unwrap_or_else(|e| panic!("mdBook could not load the book: {e:#}"));
     let (book, _) = book
         .preprocess_book(&MarkdownRenderer::new())
         .unwrap_or_else(|e| panic!("mdBook could not expand the book: {e:#}"));
@@ -25,7 +26,9 @@ fn main() {
     let out = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("expanded");
     let mut files = Vec::new();
     for item in book.iter() {
-        let BookItem::Chapter(chapter) = item else { continue };
+        let BookItem::Chapter(chapter) = item else {
+            continue;
+        };
         let Some(path) = &chapter.path else { continue };
         // skeptic names each test after its file, so flatten `ch01-parallelism/races.md`.
         let flat = path.to_string_lossy().replace(['/', '\\', '-'], "_");
@@ -38,7 +41,11 @@ fn main() {
             std::fs::create_dir_all(&out).unwrap();
             std::fs::write(&file, text).unwrap();
             let long_ago = std::time::UNIX_EPOCH + std::time::Duration::from_secs(1);
-            std::fs::File::options().write(true).open(&file).and_then(|f| f.set_modified(long_ago)).unwrap();
+            std::fs::File::options()
+                .write(true)
+                .open(&file)
+                .and_then(|f| f.set_modified(long_ago))
+                .unwrap();
         }
         files.push(file);
     }
@@ -48,5 +55,9 @@ fn main() {
     // `compile_test_cached` (tests/skeptic.rs), which skips a block unchanged since it passed.
     let generated = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("skeptic-tests.rs");
     let tests = std::fs::read_to_string(&generated).expect("skeptic wrote its tests");
-    std::fs::write(&generated, tests.replace("skeptic::rt::compile_test(", "compile_test_cached(")).unwrap();
+    std::fs::write(
+        &generated,
+        tests.replace("skeptic::rt::compile_test(", "compile_test_cached("),
+    )
+    .unwrap();
 }

@@ -26,7 +26,10 @@ fn expanded() -> Result<Vec<(String, String)>, Failed> {
     Ok(book
         .iter()
         .filter_map(|item| match item {
-            BookItem::Chapter(ch) => ch.path.as_ref().map(|p| (p.display().to_string(), ch.content.clone())),
+            BookItem::Chapter(ch) => ch
+                .path
+                .as_ref()
+                .map(|p| (p.display().to_string(), ch.content.clone())),
             _ => None,
         })
         .collect())
@@ -40,7 +43,11 @@ fn includes_resolve() -> Result<(), Failed> {
             missing.push(format!("{path}: {}", line.trim()));
         }
     }
-    if missing.is_empty() { Ok(()) } else { Err(format!("unresolved includes:\n{}", missing.join("\n")).into()) }
+    if missing.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("unresolved includes:\n{}", missing.join("\n")).into())
+    }
 }
 
 fn compile_fail_blocks_are_checked() -> Result<(), Failed> {
@@ -56,8 +63,14 @@ fn compile_fail_blocks_are_checked() -> Result<(), Failed> {
         let mut rest = text.as_str();
         while let Some(start) = rest.find("```rust,compile_fail\n") {
             let body = &rest[start + "```rust,compile_fail\n".len()..];
-            let end = body.find("\n```").ok_or_else(|| format!("{path}: unclosed code block"))?;
-            let code: String = body[..end].lines().map(|l| l.strip_prefix("# ").unwrap_or(l)).collect::<Vec<_>>().join("\n");
+            let end = body
+                .find("\n```")
+                .ok_or_else(|| format!("{path}: unclosed code block"))?;
+            let code: String = body[..end]
+                .lines()
+                .map(|l| l.strip_prefix("# ").unwrap_or(l))
+                .collect::<Vec<_>>()
+                .join("\n");
             if !checked.iter().any(|c| c.trim_end() == code.trim_end()) {
                 return Err(format!("{path}: a compile_fail block is not a file of crates/examples/compile-fail/, so nothing checks its error").into());
             }
@@ -92,7 +105,8 @@ fn builds_without_dead_links() -> Result<(), Failed> {
     let out = std::env::temp_dir().join(format!("gpu-course-book-{}", std::process::id()));
     let mut book = load()?;
     book.config.build.build_dir = out.clone();
-    book.build().map_err(|e| format!("mdBook could not build the book: {e:#}"))?;
+    book.build()
+        .map_err(|e| format!("mdBook could not build the book: {e:#}"))?;
     let html = out.join("html");
     let html = if html.is_dir() { html } else { out.clone() };
     let mut pages = Vec::new();
@@ -100,24 +114,49 @@ fn builds_without_dead_links() -> Result<(), Failed> {
     let mut ids: HashMap<PathBuf, Vec<String>> = HashMap::new();
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap_or_default();
-        ids.insert(page.clone(), attribute_values(&text, "id").into_iter().map(String::from).collect());
+        ids.insert(
+            page.clone(),
+            attribute_values(&text, "id")
+                .into_iter()
+                .map(String::from)
+                .collect(),
+        );
     }
     let mut dead = Vec::new();
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap_or_default();
-        for link in attribute_values(&text, "href").into_iter().chain(attribute_values(&text, "src")) {
-            if link.contains("://") || link.starts_with("mailto:") || link.starts_with("javascript:") || link.is_empty() {
+        for link in attribute_values(&text, "href")
+            .into_iter()
+            .chain(attribute_values(&text, "src"))
+        {
+            if link.contains("://")
+                || link.starts_with("mailto:")
+                || link.starts_with("javascript:")
+                || link.is_empty()
+            {
                 continue;
             }
             let (file, anchor) = link.split_once('#').unwrap_or((link, ""));
-            let target = if file.is_empty() { page.clone() } else { page.parent().unwrap().join(file) };
+            let target = if file.is_empty() {
+                page.clone()
+            } else {
+                page.parent().unwrap().join(file)
+            };
             let target = std::fs::canonicalize(&target).unwrap_or(target);
             if !target.exists() {
-                dead.push(format!("{}: {link}", page.strip_prefix(&html).unwrap_or(page).display()));
+                dead.push(format!(
+                    "{}: {link}",
+                    page.strip_prefix(&html).unwrap_or(page).display()
+                ));
             } else if !anchor.is_empty() && target.extension().is_some_and(|e| e == "html") {
-                let known = ids.iter().find(|(p, _)| std::fs::canonicalize(p).ok().as_ref() == Some(&target));
+                let known = ids
+                    .iter()
+                    .find(|(p, _)| std::fs::canonicalize(p).ok().as_ref() == Some(&target));
                 if known.is_some_and(|(_, list)| !list.iter().any(|id| id == anchor)) {
-                    dead.push(format!("{}: {link} (no such anchor)", page.strip_prefix(&html).unwrap_or(page).display()));
+                    dead.push(format!(
+                        "{}: {link} (no such anchor)",
+                        page.strip_prefix(&html).unwrap_or(page).display()
+                    ));
                 }
             }
         }
@@ -125,7 +164,11 @@ fn builds_without_dead_links() -> Result<(), Failed> {
     let _ = std::fs::remove_dir_all(&out);
     dead.sort();
     dead.dedup();
-    if dead.is_empty() { Ok(()) } else { Err(format!("dead links:\n{}", dead.join("\n")).into()) }
+    if dead.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("dead links:\n{}", dead.join("\n")).into())
+    }
 }
 
 fn main() {
@@ -133,7 +176,10 @@ fn main() {
     let trials = vec![
         Trial::test("book::includes_resolve", includes_resolve),
         Trial::test("book::builds_without_dead_links", builds_without_dead_links),
-        Trial::test("book::compile_fail_blocks_are_checked", compile_fail_blocks_are_checked),
+        Trial::test(
+            "book::compile_fail_blocks_are_checked",
+            compile_fail_blocks_are_checked,
+        ),
     ];
     libtest_mimic::run(&args, trials).exit();
 }

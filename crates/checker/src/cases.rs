@@ -36,14 +36,27 @@ impl Case {
             None => Vec::new(),
             Some("--") => words.map(String::from).collect(),
             Some(other) => {
-                return Err(format!("{}: unknown word `{other}` in the command", path.display()));
+                return Err(format!(
+                    "{}: unknown word `{other}` in the command",
+                    path.display()
+                ));
             }
         };
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         let gpu = file.ends_with(".gpu.txt");
         let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
-        let name = rel.trim_end_matches(".txt").trim_end_matches(".gpu").to_string();
-        Ok(Case { name, path: path.into(), bin, args, expected: expected.to_string(), gpu })
+        let name = rel
+            .trim_end_matches(".txt")
+            .trim_end_matches(".gpu")
+            .to_string();
+        Ok(Case {
+            name,
+            path: path.into(),
+            bin,
+            args,
+            expected: expected.to_string(),
+            gpu,
+        })
     }
 
     /// The command line as the book shows it.
@@ -65,7 +78,9 @@ impl Case {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let out = cmd.output().map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
+        let out = cmd
+            .output()
+            .map_err(|e| format!("cannot run {}: {e}", exe.display()))?;
         let code = out.status.code().unwrap_or(-1);
         let mut printed = String::from_utf8_lossy(&out.stdout).into_owned();
         printed.push_str(&String::from_utf8_lossy(&out.stderr));
@@ -81,7 +96,8 @@ impl Case {
     /// Replace the file's expected output with `printed` (the `BLESS=1` path).
     pub fn bless(&self, printed: &str) -> Result<(), String> {
         let text = format!("{}\n{printed}", self.command_line());
-        std::fs::write(&self.path, text).map_err(|e| format!("cannot write {}: {e}", self.path.display()))
+        std::fs::write(&self.path, text)
+            .map_err(|e| format!("cannot write {}: {e}", self.path.display()))
     }
 }
 
@@ -106,12 +122,16 @@ pub fn find_cases(root: &Path) -> Vec<PathBuf> {
     let mut found = Vec::new();
     let mut dirs = vec![root.to_path_buf()];
     while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else { continue };
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
         for entry in entries.flatten() {
             let path = entry.path();
             if path.is_dir() {
                 dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "txt") && !path.ends_with(SANITIZER_EXPECTED) {
+            } else if path.extension().is_some_and(|e| e == "txt")
+                && !path.ends_with(SANITIZER_EXPECTED)
+            {
                 found.push(path);
             }
         }

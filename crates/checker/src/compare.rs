@@ -10,14 +10,17 @@
 //!
 //! Runs of spaces count as one, since masked numbers change the widths of table columns.
 
-const UNITS: [&str; 13] =
-    ["ns", "µs", "us", "ms", "s", "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "x", "×", "%"];
+const UNITS: [&str; 13] = [
+    "ns", "µs", "us", "ms", "s", "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "x", "×", "%",
+];
 
 /// Splits `(-12.5ms,` into (`(`, `ms,`) around its number, sign included, when the token
 /// starts with one.
 fn split_number(token: &str) -> Option<(&str, &str)> {
     let after_prefix = token.trim_start_matches(['(', '[', '~', '≈']);
-    let body = after_prefix.strip_prefix(['-', '+', '−']).unwrap_or(after_prefix);
+    let body = after_prefix
+        .strip_prefix(['-', '+', '−'])
+        .unwrap_or(after_prefix);
     if !body.starts_with(|c: char| c.is_ascii_digit()) {
         return None;
     }
@@ -25,9 +28,12 @@ fn split_number(token: &str) -> Option<(&str, &str)> {
     let bytes = body.as_bytes();
     while end < bytes.len() {
         let c = bytes[end] as char;
-        let exponent_sign = (c == '-' || c == '+') && end > 0 && matches!(bytes[end - 1], b'e' | b'E');
+        let exponent_sign =
+            (c == '-' || c == '+') && end > 0 && matches!(bytes[end - 1], b'e' | b'E');
         let exponent = (c == 'e' || c == 'E')
-            && bytes.get(end + 1).is_some_and(|n| n.is_ascii_digit() || *n == b'-' || *n == b'+');
+            && bytes
+                .get(end + 1)
+                .is_some_and(|n| n.is_ascii_digit() || *n == b'-' || *n == b'+');
         let digit_group = c == ',' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
         if c.is_ascii_digit() || c == '.' || c == '_' || digit_group || exponent || exponent_sign {
             end += 1;
@@ -58,7 +64,9 @@ pub fn mask_line(line: &str, all_numbers: bool) -> String {
     let spaced = line.replace('[', "[ ").replace('(', "( ");
     let mut tokens: Vec<String> = spaced.split_whitespace().map(String::from).collect();
     for i in 0..tokens.len() {
-        let Some((prefix, suffix)) = split_number(&tokens[i]) else { continue };
+        let Some((prefix, suffix)) = split_number(&tokens[i]) else {
+            continue;
+        };
         let (prefix, suffix) = (prefix.to_string(), suffix.to_string());
         if suffix.is_empty() {
             if let Some(unit) = tokens.get(i + 1).and_then(|next| unit_of(next)) {
@@ -70,7 +78,11 @@ pub fn mask_line(line: &str, all_numbers: bool) -> String {
                 tokens[i] = format!("{prefix}#");
             }
         } else if let Some(unit) = unit_of(&suffix) {
-            let suffix = if is_time(unit) { suffix.replacen(unit, "time", 1) } else { suffix };
+            let suffix = if is_time(unit) {
+                suffix.replacen(unit, "time", 1)
+            } else {
+                suffix
+            };
             tokens[i] = format!("{prefix}#{suffix}");
         } else if varies {
             tokens[i] = format!("{prefix}#{suffix}");
@@ -106,7 +118,11 @@ pub fn compare(expected: &str, actual: &str) -> Result<(), String> {
         }
     }
     if exp.len() != act.len() {
-        return Err(format!("the book shows {} lines, the run printed {}", exp.len(), act.len()));
+        return Err(format!(
+            "the book shows {} lines, the run printed {}",
+            exp.len(),
+            act.len()
+        ));
     }
     Ok(())
 }
@@ -117,17 +133,35 @@ mod tests {
 
     #[test]
     fn measurements_are_masked_and_results_are_not() {
-        assert_eq!(mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false), "serial # time rayon #time #x");
-        assert_eq!(mask_line("took 976 µs", false), mask_line("took 1.02 ms", false));
+        assert_eq!(
+            mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false),
+            "serial # time rayon #time #x"
+        );
+        assert_eq!(
+            mask_line("took 976 µs", false),
+            mask_line("took 1.02 ms", false)
+        );
         assert_eq!(mask_line("sum = 499999500000", false), "sum = 499999500000");
-        assert_eq!(mask_line("copy: 4,210 GB/s (91%)", false), "copy: # GB/s ( #%)");
-        assert_eq!(mask_line("error 1.5e-7 after 3 runs", false), "error 1.5e-7 after 3 runs");
+        assert_eq!(
+            mask_line("copy: 4,210 GB/s (91%)", false),
+            "copy: # GB/s ( #%)"
+        );
+        assert_eq!(
+            mask_line("error 1.5e-7 after 3 runs", false),
+            "error 1.5e-7 after 3 runs"
+        );
     }
 
     #[test]
     fn lines_marked_varies_mask_every_number() {
-        assert_eq!(mask_line("run 1: 7342113 (varies)", false), "run #: # ( varies)");
-        assert_eq!(mask_line("[ 0.476, -0.753] (varies)", false), mask_line("[-0.041,  0.638] (varies)", false));
+        assert_eq!(
+            mask_line("run 1: 7342113 (varies)", false),
+            "run #: # ( varies)"
+        );
+        assert_eq!(
+            mask_line("[ 0.476, -0.753] (varies)", false),
+            mask_line("[-0.041,  0.638] (varies)", false)
+        );
     }
 
     #[test]
@@ -142,7 +176,19 @@ mod tests {
         let book = "GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)\nSMs: 132\n";
         let other = "GPU: NVIDIA H200 (compute capability 8.9, 128 SMs)\nSMs: 128\n";
         assert!(compare(book, other).is_ok());
-        assert!(compare(book, "GPU: NVIDIA GeForce RTX 4090 (compute capability 8.9, 128 SMs)\nSMs: 128\n").is_ok());
-        assert!(compare(book, "GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)\nSMs: 128\n").is_err());
+        assert!(
+            compare(
+                book,
+                "GPU: NVIDIA GeForce RTX 4090 (compute capability 8.9, 128 SMs)\nSMs: 128\n"
+            )
+            .is_ok()
+        );
+        assert!(
+            compare(
+                book,
+                "GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)\nSMs: 128\n"
+            )
+            .is_err()
+        );
     }
 }

@@ -4,7 +4,7 @@ use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu, fmt_ms};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
 // ANCHOR: serial
@@ -43,9 +43,14 @@ fn main() {
 
     println!("serial loop:    {}", fmt_ms(serial.median_ms));
     println!("rayon par_iter: {}", fmt_ms(rayon.median_ms));
-    println!("speedup:        {}", fmt_times(serial.median_ms / rayon.median_ms));
+    println!(
+        "speedup:        {}",
+        fmt_times(serial.median_ms / rayon.median_ms)
+    );
     let wrong = count_mismatches(&zs_rayon, &zs_serial);
-    println!("rayon's result equals the serial one exactly: {}", verdict(wrong == 0));
+    println!(
+        "rayon's result equals the serial one exactly: {}",
+        verdict(wrong == 0)
+    );
     // ANCHOR_END: main
 }
-

@@ -27,7 +27,10 @@ fn main() {
     println!("adding up {n} ones: the right answer is {n}");
     for run in 1..=3 {
         let sum = racy_sum(&xs);
-        println!("run {run}: sum {sum}, {} updates lost (varies)", n as u64 - sum);
+        println!(
+            "run {run}: sum {sum}, {} updates lost (varies)",
+            n as u64 - sum
+        );
     }
     // ANCHOR_END: runs
 }

@@ -4,7 +4,7 @@ use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu, fmt_ms};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
 // ANCHOR: solution
@@ -33,7 +33,10 @@ fn main() {
     println!("elements that differ from the serial f64::sqrt: {wrong}");
     println!("matches exactly: {}", verdict(wrong == 0));
     // ANCHOR_END: check
-    println!("serial {}, rayon {}, speedup {}", fmt_ms(serial.median_ms), fmt_ms(parallel.median_ms),
-        fmt_times(serial.median_ms / parallel.median_ms));
+    println!(
+        "serial {}, rayon {}, speedup {}",
+        fmt_ms(serial.median_ms),
+        fmt_ms(parallel.median_ms),
+        fmt_times(serial.median_ms / parallel.median_ms)
+    );
 }
-

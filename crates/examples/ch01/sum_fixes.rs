@@ -6,7 +6,7 @@ use course::cli::arg_usize;
 use course::compare::verdict;
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{fmt_times, time_cpu, fmt_ms};
+use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
 fn sum_serial(xs: &[u64]) -> u64 {
@@ -70,7 +70,10 @@ fn main() {
         ("atomic fetch_add, 1 thread", sum_atomic_one_thread),
         ("atomic fetch_add, rayon", sum_atomic),
     ];
-    println!("{:<28}{:>10}{:>14}   same sum", "method", "time", "vs serial");
+    println!(
+        "{:<28}{:>10}{:>14}   same sum",
+        "method", "time", "vs serial"
+    );
     let mut serial_ms = 0.0;
     for (name, sum) in methods {
         let t = time_cpu(1, 5, || sum(&xs));
@@ -78,8 +81,12 @@ fn main() {
             serial_ms = t.median_ms;
         }
         let ok = sum(&xs) == want;
-        println!("{name:<28}{:>10}{:>13}    {}", fmt_ms(t.median_ms), fmt_times(t.median_ms / serial_ms), verdict(ok));
+        println!(
+            "{name:<28}{:>10}{:>13}    {}",
+            fmt_ms(t.median_ms),
+            fmt_times(t.median_ms / serial_ms),
+            verdict(ok)
+        );
     }
     // ANCHOR_END: main
 }
-

@@ -15,9 +15,15 @@ fn main() {
         || xs.iter().copied().max().unwrap_or(0),
     );
     // ANCHOR_END: task
-    let serial = (xs.iter().sum::<u64>(), xs.iter().copied().max().unwrap_or(0));
+    let serial = (
+        xs.iter().sum::<u64>(),
+        xs.iter().copied().max().unwrap_or(0),
+    );
     println!("task parallelism: total {total}, largest {largest}");
-    println!("  same as one thread doing both jobs: {}", verdict((total, largest) == serial));
+    println!(
+        "  same as one thread doing both jobs: {}",
+        verdict((total, largest) == serial)
+    );
 
     // ANCHOR: data
     // One job, squaring and adding, spread over every element.
@@ -25,5 +31,8 @@ fn main() {
     // ANCHOR_END: data
     let serial: u64 = xs.iter().map(|x| x * x).sum();
     println!("data parallelism: sum of squares {sum_of_squares}");
-    println!("  same as the serial loop: {}", verdict(sum_of_squares == serial));
+    println!(
+        "  same as the serial loop: {}",
+        verdict(sum_of_squares == serial)
+    );
 }

@@ -10,7 +10,10 @@ use course::random::{Rng, fresh_seed};
 use rayon::prelude::*;
 
 fn report(label: &str, how: &str, same: bool) {
-    println!("{label:<26}{how:<18} equals the serial loop: {}", verdict(same));
+    println!(
+        "{label:<26}{how:<18} equals the serial loop: {}",
+        verdict(same)
+    );
 }
 
 fn main() {
@@ -31,9 +34,12 @@ fn main() {
     // ANCHOR: safe
     // A: xs is only read, so every thread may read all of it; each ys[i] has one writer.
     let mut ys_par = vec![0.0; n];
-    ys_par[..n - 1].par_iter_mut().enumerate().for_each(|(i, y)| {
-        *y = xs[i] * xs[i] + xs[i + 1] * xs[i + 1];
-    });
+    ys_par[..n - 1]
+        .par_iter_mut()
+        .enumerate()
+        .for_each(|(i, y)| {
+            *y = xs[i] * xs[i] + xs[i + 1] * xs[i + 1];
+        });
     // ANCHOR_END: safe
     report("A  squares of neighbours", "par_iter_mut", ys_par == ys);
 
@@ -49,9 +55,12 @@ fn main() {
 
     // B: reads xs, writes another array; par_windows(3) hands out xs[i - 1..=i + 1].
     let mut ys_par = vec![0.0; n];
-    ys_par[1..n - 1].par_iter_mut().zip(xs.par_windows(3)).for_each(|(y, w)| {
-        *y = 0.5 * (w[0] + w[2]);
-    });
+    ys_par[1..n - 1]
+        .par_iter_mut()
+        .zip(xs.par_windows(3))
+        .for_each(|(y, w)| {
+            *y = 0.5 * (w[0] + w[2]);
+        });
     // ANCHOR_END: safe
     report("B  mean of neighbours", "par_iter_mut", ys_par == ys);
 
@@ -67,9 +76,16 @@ fn main() {
     // ANCHOR_END: loops
     // ANCHOR: fixed
     // C: every piece of work keeps the indices it found; collect joins them in order.
-    let indices_par: Vec<usize> = (0..n).into_par_iter().filter(|&i| xs[i] > threshold).collect();
+    let indices_par: Vec<usize> = (0..n)
+        .into_par_iter()
+        .filter(|&i| xs[i] > threshold)
+        .collect();
     // ANCHOR_END: fixed
-    report(&format!("C  indices above {threshold}"), "filter + collect", indices_par == indices);
+    report(
+        &format!("C  indices above {threshold}"),
+        "filter + collect",
+        indices_par == indices,
+    );
 
     // ANCHOR: loops
 
@@ -121,7 +137,10 @@ fn main() {
     let mut locked = found.into_inner().unwrap();
     // ANCHOR_END: mutex
     let misplaced = locked.iter().zip(&indices).filter(|(a, b)| a != b).count();
-    println!("C with a Mutex: {misplaced} of {} indices not where the serial loop put them (varies)", locked.len());
+    println!(
+        "C with a Mutex: {misplaced} of {} indices not where the serial loop put them (varies)",
+        locked.len()
+    );
     locked.sort();
     report("C with a Mutex, sorted", "Mutex<Vec>", locked == indices);
 }

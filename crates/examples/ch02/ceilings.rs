@@ -4,11 +4,11 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 
-use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 use course::compare::{relative_error, verdict};
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::random::{Rng, fresh_seed};
 use course::timing::{Work, fmt_gb_per_s, fmt_gflop_per_s, fmt_ms, record, time_gpu};
+use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 
 fn main() {
     let ctx = gpu_or_exit();
@@ -23,14 +23,23 @@ fn main() {
 /// goes to device memory and back. Bandwidth counts the bytes read plus the bytes written.
 fn copy_bandwidth(stream: &Arc<CudaStream>) {
     let n = 1usize << 28; // 2^28 f32 = 1 GiB
-    let src = stream.clone_htod(&vec![1.0f32; n]).or_exit("copy to the GPU");
+    let src = stream
+        .clone_htod(&vec![1.0f32; n])
+        .or_exit("copy to the GPU");
     let mut dst = stream.alloc_zeros::<f32>(n).or_exit("allocate GPU memory");
     let t = time_gpu(stream, 3, 20, || {
-        stream.memcpy_dtod(&src, &mut dst).or_exit("copy on the GPU");
+        stream
+            .memcpy_dtod(&src, &mut dst)
+            .or_exit("copy on the GPU");
     });
     let bytes = 2.0 * (n * 4) as f64;
     record("device-to-device copy, 1 GiB", &t, Work::Bytes(bytes));
-    println!("device-to-device copy of 1 GiB: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gb_per_s(bytes, t.median_ms));
+    println!(
+        "device-to-device copy of 1 GiB: {} median of {}, {}",
+        fmt_ms(t.median_ms),
+        t.reps,
+        fmt_gb_per_s(bytes, t.median_ms)
+    );
 }
 // ANCHOR_END: copy
 
@@ -41,9 +50,15 @@ fn sgemm_rate(stream: &Arc<CudaStream>) {
     let n = problem_size(8192, 1024);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let a = stream.clone_htod(&rng.vec_f32(n * n, -1.0, 1.0)).or_exit("copy to the GPU");
-    let b = stream.clone_htod(&rng.vec_f32(n * n, -1.0, 1.0)).or_exit("copy to the GPU");
-    let mut c = stream.alloc_zeros::<f32>(n * n).or_exit("allocate GPU memory");
+    let a = stream
+        .clone_htod(&rng.vec_f32(n * n, -1.0, 1.0))
+        .or_exit("copy to the GPU");
+    let b = stream
+        .clone_htod(&rng.vec_f32(n * n, -1.0, 1.0))
+        .or_exit("copy to the GPU");
+    let mut c = stream
+        .alloc_zeros::<f32>(n * n)
+        .or_exit("allocate GPU memory");
     let blas = CudaBlas::new(stream.clone()).or_exit("start cuBLAS");
     let cfg = GemmConfig {
         transa: cublasOperation_t::CUBLAS_OP_N,
@@ -62,7 +77,12 @@ fn sgemm_rate(stream: &Arc<CudaStream>) {
     });
     let flops = 2.0 * (n as f64).powi(3);
     record(&format!("cuBLAS SGEMM, n={n}"), &t, Work::Flops(flops));
-    println!("cuBLAS SGEMM, {n}x{n}: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gflop_per_s(flops, t.median_ms));
+    println!(
+        "cuBLAS SGEMM, {n}x{n}: {} median of {}, {}",
+        fmt_ms(t.median_ms),
+        t.reps,
+        fmt_gflop_per_s(flops, t.median_ms)
+    );
     let host = |m: &CudaSlice<f32>| stream.clone_dtoh(m).or_exit("copy from the GPU");
     check_rows(n, &host(&a), &host(&b), &host(&c), &mut rng);
     println!("seed {seed} (varies)");
@@ -79,11 +99,18 @@ fn check_rows(n: usize, ha: &[f32], hb: &[f32], hc: &[f32], rng: &mut Rng) {
         let row_of_a: Vec<f64> = (0..n).map(|k| ha[k * n + i] as f64).collect();
         for j in 0..n {
             let column_of_b = &hb[j * n..(j + 1) * n];
-            let sum: f64 = row_of_a.iter().zip(column_of_b).map(|(x, &y)| x * y as f64).sum();
+            let sum: f64 = row_of_a
+                .iter()
+                .zip(column_of_b)
+                .map(|(x, &y)| x * y as f64)
+                .sum();
             got.push(hc[j * n + i] as f64);
             want.push(sum);
         }
     }
     let err = relative_error(&got, &want);
-    println!("8 random rows match a float64 CPU product (relative error < 1e-4): {}", verdict(err < 1e-4));
+    println!(
+        "8 random rows match a float64 CPU product (relative error < 1e-4): {}",
+        verdict(err < 1e-4)
+    );
 }

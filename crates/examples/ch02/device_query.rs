@@ -1,8 +1,8 @@
 //! What the GPU in this machine is made of, asked of the CUDA driver through cudarc.
-use cudarc::driver::sys::CUdevice_attribute as Attr;
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
+use cudarc::driver::sys::CUdevice_attribute as Attr;
 
 fn main() {
     // ANCHOR: query
@@ -11,29 +11,74 @@ fn main() {
     let kib = |bytes: i64| bytes / 1024;
 
     println!("{}", describe(&ctx));
-    println!("streaming multiprocessors (SMs): {}", get(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT));
-    println!("warp size:                       {} threads", get(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE));
-    println!("threads per block, at most:      {}", get(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK));
-    println!("threads per SM, at most:         {}", get(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR));
-    println!("blocks per SM, at most:          {}", get(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR));
-    println!("32-bit registers per SM:         {}", get(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR));
-    println!("shared memory per block:         {} KiB ({} KiB if the kernel opts in)",
+    println!(
+        "streaming multiprocessors (SMs): {}",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+    );
+    println!(
+        "warp size:                       {} threads",
+        get(Attr::CU_DEVICE_ATTRIBUTE_WARP_SIZE)
+    );
+    println!(
+        "threads per block, at most:      {}",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+    );
+    println!(
+        "threads per SM, at most:         {}",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR)
+    );
+    println!(
+        "blocks per SM, at most:          {}",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR)
+    );
+    println!(
+        "32-bit registers per SM:         {}",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR)
+    );
+    println!(
+        "shared memory per block:         {} KiB ({} KiB if the kernel opts in)",
         kib(get(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)),
-        kib(get(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)));
-    println!("shared memory per SM:            {} KiB", kib(get(Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR)));
-    println!("L2 cache:                        {} MiB", get(Attr::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) >> 20);
+        kib(get(
+            Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN
+        ))
+    );
+    println!(
+        "shared memory per SM:            {} KiB",
+        kib(get(
+            Attr::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR
+        ))
+    );
+    println!(
+        "L2 cache:                        {} MiB",
+        get(Attr::CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE) >> 20
+    );
     let memory = ctx.total_mem().or_exit("read the memory size");
-    println!("device memory:                   {:.1} GiB", memory as f64 / (1u64 << 30) as f64);
-    println!("memory bus:                      {} bits", get(Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH));
-    println!("SM clock, at most:               {} MHz", get(Attr::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000);
-    println!("memory clock, at most:           {} MHz", get(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000);
+    println!(
+        "device memory:                   {:.1} GiB",
+        memory as f64 / (1u64 << 30) as f64
+    );
+    println!(
+        "memory bus:                      {} bits",
+        get(Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH)
+    );
+    println!(
+        "SM clock, at most:               {} MHz",
+        get(Attr::CU_DEVICE_ATTRIBUTE_CLOCK_RATE) / 1000
+    );
+    println!(
+        "memory clock, at most:           {} MHz",
+        get(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) / 1000
+    );
     // ANCHOR_END: query
 
     // ANCHOR: peak
     // Two transfers per clock (double data rate) on every line of the bus.
     let bus_bytes = get(Attr::CU_DEVICE_ATTRIBUTE_GLOBAL_MEMORY_BUS_WIDTH) as f64 / 8.0;
     let memory_hz = get(Attr::CU_DEVICE_ATTRIBUTE_MEMORY_CLOCK_RATE) as f64 * 1e3;
-    println!("memory bandwidth on paper:       {:.0} GB/s", 2.0 * memory_hz * bus_bytes / 1e9);
+    println!(
+        "memory bandwidth on paper:       {:.0} GB/s",
+        2.0 * memory_hz * bus_bytes / 1e9
+    );
     // ANCHOR_END: peak
 
     // ANCHOR: occupancy

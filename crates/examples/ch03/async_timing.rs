@@ -3,8 +3,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use cudarc::driver::sys::CUevent_flags;
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 use course::compare::{count_mismatches, verdict};
@@ -46,7 +46,10 @@ fn main() {
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
     stream.synchronize().or_exit("wait for the GPU");
-    println!("host timer, no synchronisation:   {:>9} (median of 10)", fmt_ms(median(&times)));
+    println!(
+        "host timer, no synchronisation:   {:>9} (median of 10)",
+        fmt_ms(median(&times))
+    );
     // ANCHOR_END: wrong
 
     // ANCHOR: synchronised
@@ -58,21 +61,35 @@ fn main() {
         stream.synchronize().or_exit("wait for the GPU");
         times.push(start.elapsed().as_secs_f64() * 1e3);
     }
-    println!("host timer, with synchronisation: {:>9} (median of 10)", fmt_ms(median(&times)));
+    println!(
+        "host timer, with synchronisation: {:>9} (median of 10)",
+        fmt_ms(median(&times))
+    );
     // ANCHOR_END: synchronised
 
     // ANCHOR: events
     let result = benchmark("a += b", &stream, 10, &mut add_b_to_a);
     // ANCHOR_END: events
     let bytes = 3.0 * (n * size_of::<f32>()) as f64; // read a and b, write a
-    println!("a += b moves {:.1} GB: {}", bytes / 1e9, fmt_gb_per_s(bytes, median(&result.gpu_ms)));
+    println!(
+        "a += b moves {:.1} GB: {}",
+        bytes / 1e9,
+        fmt_gb_per_s(bytes, median(&result.gpu_ms))
+    );
     let ratio = median(&result.gpu_ms) / median(&result.cpu_ms);
-    println!("the GPU works {} longer than the CPU takes to ask", fmt_times(ratio));
+    println!(
+        "the GPU works {} longer than the CPU takes to ask",
+        fmt_times(ratio)
+    );
 
     // The support library's `time_gpu` does the same and keeps the medians; the book uses it.
     let t = time_gpu(&stream, 1, 10, &mut add_b_to_a);
     record("a += b, n=1e8", &t, Work::Bytes(bytes));
-    println!("time_gpu: GPU {} median, CPU {} median", fmt_ms(t.median_ms), fmt_ms(t.cpu_ms));
+    println!(
+        "time_gpu: GPU {} median, CPU {} median",
+        fmt_ms(t.median_ms),
+        fmt_ms(t.cpu_ms)
+    );
 
     // Every launch added b once more. The CPU repeats the same f32 additions in the same order.
     let got = stream.clone_dtoh(&a).or_exit("copy from the GPU");
@@ -81,10 +98,18 @@ fn main() {
         .zip(&b_host)
         .map(|(&a, &b)| (0..launches).fold(a, |acc, _| acc + b))
         .collect();
-    println!("after {launches} launches, a matches the CPU exactly: {}", verdict(count_mismatches(&got, &want) == 0));
+    println!(
+        "after {launches} launches, a matches the CPU exactly: {}",
+        verdict(count_mismatches(&got, &want) == 0)
+    );
 }
 
-fn launch_add(stream: &Arc<CudaStream>, add: &CudaFunction, a: &mut CudaSlice<f32>, b: &CudaSlice<f32>) {
+fn launch_add(
+    stream: &Arc<CudaStream>,
+    add: &CudaFunction,
+    a: &mut CudaSlice<f32>,
+    b: &CudaSlice<f32>,
+) {
     let n = a.len() as i64;
     let mut launch = stream.launch_builder(add);
     launch.arg(a).arg(b).arg(&n);
@@ -123,7 +148,15 @@ fn benchmark(name: &str, stream: &CudaStream, reps: usize, mut work: impl FnMut(
 fn spread(ms: &[f64]) -> String {
     let mean = ms.iter().sum::<f64>() / ms.len() as f64;
     let sd = (ms.iter().map(|t| (t - mean).powi(2)).sum::<f64>() / ms.len() as f64).sqrt();
-    let (lo, hi) = ms.iter().fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
-    format!("{} +/- {} (min {}, max {})", fmt_ms(mean), fmt_ms(sd), fmt_ms(lo), fmt_ms(hi))
+    let (lo, hi) = ms
+        .iter()
+        .fold((f64::MAX, 0.0f64), |(lo, hi), &t| (lo.min(t), hi.max(t)));
+    format!(
+        "{} +/- {} (min {}, max {})",
+        fmt_ms(mean),
+        fmt_ms(sd),
+        fmt_ms(lo),
+        fmt_ms(hi)
+    )
 }
 // ANCHOR_END: benchmark

@@ -43,19 +43,42 @@ fn main() {
     // for timing, and the check below uses the copy-inclusive result).
     let mut a_gpu = stream.clone_htod(&a).or_exit("copy to the GPU");
     let b_gpu = stream.clone_htod(&b).or_exit("copy to the GPU");
-    let without_copy = time_gpu(&stream, 1, 10, || launch_add(&stream, &add, &mut a_gpu, &b_gpu));
+    let without_copy = time_gpu(&stream, 1, 10, || {
+        launch_add(&stream, &add, &mut a_gpu, &b_gpu)
+    });
     // ANCHOR_END: without_copy
 
-    println!("copy a and b, then add: GPU {}, CPU {}", fmt_ms(with_copy.median_ms), fmt_ms(with_copy.cpu_ms));
-    println!("add only:               GPU {}, CPU {}", fmt_ms(without_copy.median_ms), fmt_ms(without_copy.cpu_ms));
-    println!("the copies make it {} slower", fmt_times(with_copy.median_ms / without_copy.median_ms));
+    println!(
+        "copy a and b, then add: GPU {}, CPU {}",
+        fmt_ms(with_copy.median_ms),
+        fmt_ms(with_copy.cpu_ms)
+    );
+    println!(
+        "add only:               GPU {}, CPU {}",
+        fmt_ms(without_copy.median_ms),
+        fmt_ms(without_copy.cpu_ms)
+    );
+    println!(
+        "the copies make it {} slower",
+        fmt_times(with_copy.median_ms / without_copy.median_ms)
+    );
 
-    let got = stream.clone_dtoh(&sum_gpu.expect("at least one run")).or_exit("copy from the GPU");
+    let got = stream
+        .clone_dtoh(&sum_gpu.expect("at least one run"))
+        .or_exit("copy from the GPU");
     let want: Vec<f32> = a.par_iter().zip(&b).map(|(x, y)| x + y).collect();
-    println!("a + b matches the CPU exactly: {}", verdict(count_mismatches(&got, &want) == 0));
+    println!(
+        "a + b matches the CPU exactly: {}",
+        verdict(count_mismatches(&got, &want) == 0)
+    );
 }
 
-fn launch_add(stream: &Arc<CudaStream>, add: &CudaFunction, a: &mut CudaSlice<f32>, b: &CudaSlice<f32>) {
+fn launch_add(
+    stream: &Arc<CudaStream>,
+    add: &CudaFunction,
+    a: &mut CudaSlice<f32>,
+    b: &CudaSlice<f32>,
+) {
     let n = N as i64;
     let mut launch = stream.launch_builder(add);
     launch.arg(a).arg(b).arg(&n);

@@ -25,16 +25,32 @@ fn main() {
     let c = matmul_broadcast(&a, &b);
     let want = a.dot(&b);
     let err = (&c - &want).mapv(|d| d * d).sum().sqrt() / want.mapv(|w| w * w).sum().sqrt();
-    println!("{m}x{n} times {n}x{p}: shape {:?}, matches ndarray's dot (relative error < 1e-12): {}", c.shape(), verdict(err < 1e-12));
+    println!(
+        "{m}x{n} times {n}x{p}: shape {:?}, matches ndarray's dot (relative error < 1e-12): {}",
+        c.shape(),
+        verdict(err < 1e-12)
+    );
     // ANCHOR_END: check
 
     // ANCHOR: danger
     println!("memory the intermediate array needs (f64):");
-    println!("{:>6} {:>6} {:>6} {:>14} {:>14}", "m", "n", "p", "A, B and C", "m x n x p");
-    for (m, n, p) in [(100, 1000, 100), (1000, 1000, 1000), (4096, 4096, 4096), (10_000, 10_000, 10_000)] {
+    println!(
+        "{:>6} {:>6} {:>6} {:>14} {:>14}",
+        "m", "n", "p", "A, B and C", "m x n x p"
+    );
+    for (m, n, p) in [
+        (100, 1000, 100),
+        (1000, 1000, 1000),
+        (4096, 4096, 4096),
+        (10_000, 10_000, 10_000),
+    ] {
         let inputs_and_output = 8 * (m * n + n * p + m * p);
         let intermediate = 8 * m * n * p;
-        println!("{m:>6} {n:>6} {p:>6} {:>14} {:>14}", bytes(inputs_and_output), bytes(intermediate));
+        println!(
+            "{m:>6} {n:>6} {p:>6} {:>14} {:>14}",
+            bytes(inputs_and_output),
+            bytes(intermediate)
+        );
     }
     // ANCHOR_END: danger
 }
@@ -49,5 +65,11 @@ fn bytes(b: usize) -> String {
     } else {
         (b / 1e6, "MB")
     };
-    if v >= 100.0 { format!("{v:.0} {unit}") } else if v >= 10.0 { format!("{v:.1} {unit}") } else { format!("{v:.2} {unit}") }
+    if v >= 100.0 {
+        format!("{v:.0} {unit}")
+    } else if v >= 10.0 {
+        format!("{v:.1} {unit}")
+    } else {
+        format!("{v:.2} {unit}")
+    }
 }

@@ -35,8 +35,12 @@ fn main() {
     let a = Array2::from_shape_vec((m, n), rng.vec_f64(m * n, -1.0, 1.0)).expect("m*n values");
     let b = Array2::from_shape_vec((n, p), rng.vec_f64(n * p, -1.0, 1.0)).expect("n*p values");
     let want = a.dot(&b);
-    let a_gpu = stream.clone_htod(a.as_slice().expect("row-major")).or_exit("copy to the GPU");
-    let b_gpu = stream.clone_htod(b.as_slice().expect("row-major")).or_exit("copy to the GPU");
+    let a_gpu = stream
+        .clone_htod(a.as_slice().expect("row-major"))
+        .or_exit("copy to the GPU");
+    let b_gpu = stream
+        .clone_htod(b.as_slice().expect("row-major"))
+        .or_exit("copy to the GPU");
 
     // ANCHOR: gpu
     // Like CuPy, each call allocates the m x n x p intermediate and the result.
@@ -45,17 +49,30 @@ fn main() {
         let mut products = unsafe { stream.alloc::<f64>(m * n * p) }.or_exit("allocate GPU memory");
         let mut c = unsafe { stream.alloc::<f64>(m * p) }.or_exit("allocate GPU memory");
         let mut launch = stream.launch_builder(&multiply);
-        launch.arg(&a_gpu).arg(&b_gpu).arg(&mut products).arg(&mi).arg(&ni).arg(&pi);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((m * n * p) as u32)) }.or_exit("launch broadcast_multiply");
+        launch
+            .arg(&a_gpu)
+            .arg(&b_gpu)
+            .arg(&mut products)
+            .arg(&mi)
+            .arg(&ni)
+            .arg(&pi);
+        unsafe { launch.launch(LaunchConfig::for_num_elems((m * n * p) as u32)) }
+            .or_exit("launch broadcast_multiply");
         let mut launch = stream.launch_builder(&sum);
         launch.arg(&products).arg(&mut c).arg(&mi).arg(&ni).arg(&pi);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((m * p) as u32)) }.or_exit("launch sum_middle_axis");
+        unsafe { launch.launch(LaunchConfig::for_num_elems((m * p) as u32)) }
+            .or_exit("launch sum_middle_axis");
         c
     };
     // ANCHOR_END: gpu
-    let c = stream.clone_dtoh(&matmul_broadcast_gpu()).or_exit("copy from the GPU");
+    let c = stream
+        .clone_dtoh(&matmul_broadcast_gpu())
+        .or_exit("copy from the GPU");
     let err = relative_error(&c, want.as_slice().expect("row-major"));
-    println!("GPU broadcasting matches ndarray's dot (relative error < 1e-12): {}", verdict(err < 1e-12));
+    println!(
+        "GPU broadcasting matches ndarray's dot (relative error < 1e-12): {}",
+        verdict(err < 1e-12)
+    );
 
     // The library's way: one DGEMM. cuBLAS is column-major, so ask it for C^T = B^T A^T, which
     // in row-major order is C.
@@ -73,31 +90,65 @@ fn main() {
         beta: 0.0f64,
         ldc: pi,
     };
-    let dgemm = |c: &mut CudaSlice<f64>| unsafe { blas.gemm(cfg, &b_gpu, &a_gpu, c) }.or_exit("run DGEMM");
+    let dgemm =
+        |c: &mut CudaSlice<f64>| unsafe { blas.gemm(cfg, &b_gpu, &a_gpu, c) }.or_exit("run DGEMM");
     dgemm(&mut c_blas);
     let c = stream.clone_dtoh(&c_blas).or_exit("copy from the GPU");
     let err = relative_error(&c, want.as_slice().expect("row-major"));
-    println!("cuBLAS DGEMM matches ndarray's dot (relative error < 1e-12): {}", verdict(err < 1e-12));
+    println!(
+        "cuBLAS DGEMM matches ndarray's dot (relative error < 1e-12): {}",
+        verdict(err < 1e-12)
+    );
 
     let cpu = time_cpu(1, 5, || matmul_broadcast(&a, &b));
     let cpu_dot = time_cpu(1, 5, || a.dot(&b));
     let gpu = time_gpu(&stream, 2, 20, || drop(matmul_broadcast_gpu()));
     let library = time_gpu(&stream, 2, 20, || dgemm(&mut c_blas));
     let flops = 2.0 * (m * n * p) as f64;
-    record("matmul by broadcasting 100x1000x100, f64", &gpu, Work::Flops(flops));
-    record("cuBLAS DGEMM 100x1000x100, f64", &library, Work::Flops(flops));
+    record(
+        "matmul by broadcasting 100x1000x100, f64",
+        &gpu,
+        Work::Flops(flops),
+    );
+    record(
+        "cuBLAS DGEMM 100x1000x100, f64",
+        &library,
+        Work::Flops(flops),
+    );
     println!("{m}x{n} times {n}x{p}:");
-    println!("  broadcasting, ndarray on the CPU: {:>9}", fmt_ms(cpu.median_ms));
-    println!("  ndarray's dot on the CPU:         {:>9}  ({} faster than broadcasting)", fmt_ms(cpu_dot.median_ms), fmt_times(cpu.median_ms / cpu_dot.median_ms));
-    println!("  broadcasting on the GPU:          {:>9}  ({} faster than on the CPU)", fmt_ms(gpu.median_ms), fmt_times(cpu.median_ms / gpu.median_ms));
-    println!("  cuBLAS DGEMM on the GPU:          {:>9}  ({} faster than broadcasting)", fmt_ms(library.median_ms), fmt_times(gpu.median_ms / library.median_ms));
+    println!(
+        "  broadcasting, ndarray on the CPU: {:>9}",
+        fmt_ms(cpu.median_ms)
+    );
+    println!(
+        "  ndarray's dot on the CPU:         {:>9}  ({} faster than broadcasting)",
+        fmt_ms(cpu_dot.median_ms),
+        fmt_times(cpu.median_ms / cpu_dot.median_ms)
+    );
+    println!(
+        "  broadcasting on the GPU:          {:>9}  ({} faster than on the CPU)",
+        fmt_ms(gpu.median_ms),
+        fmt_times(cpu.median_ms / gpu.median_ms)
+    );
+    println!(
+        "  cuBLAS DGEMM on the GPU:          {:>9}  ({} faster than broadcasting)",
+        fmt_ms(library.median_ms),
+        fmt_times(gpu.median_ms / library.median_ms)
+    );
 
     // ANCHOR: danger
     let memory = ctx.total_mem().or_exit("read the GPU's memory size") as f64;
-    println!("this GPU has {:.0} GB of memory; the m x n x p array of f64 needs:", memory / 1e9);
+    println!(
+        "this GPU has {:.0} GB of memory; the m x n x p array of f64 needs:",
+        memory / 1e9
+    );
     for size in [1000usize, 2000, 4000, 8000] {
         let needed = 8.0 * (size as f64).powi(3);
-        println!("  {size:>5} x {size:<5} matrices: {:>8.1} GB, fits: {}", needed / 1e9, if needed < memory { "yes" } else { "no" });
+        println!(
+            "  {size:>5} x {size:<5} matrices: {:>8.1} GB, fits: {}",
+            needed / 1e9,
+            if needed < memory { "yes" } else { "no" }
+        );
     }
     // ANCHOR_END: danger
 }

@@ -5,7 +5,10 @@
 use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice,
+    PushKernelArg,
+};
 
 use course::cli::arg_usize;
 use course::compare::verdict;
@@ -35,7 +38,13 @@ struct Steps {
 
 fn main() {
     // Fewer rounds by default under compute-sanitizer: the overlap, not the arithmetic, is the lesson.
-    let rounds = arg_usize(1, "the number of rounds of work per value", problem_size(150, 10), 1, 100_000) as i32;
+    let rounds = arg_usize(
+        1,
+        "the number of rounds of work per value",
+        problem_size(150, 10),
+        1,
+        100_000,
+    ) as i32;
     let ctx = gpu_or_exit();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
@@ -43,22 +52,50 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let input = Rng::new(seed).vec_f32(CHUNKS * CHUNK, 0.5, 4.0);
-    println!("{CHUNKS} chunks of {} MiB: copy in, {rounds} rounds of work per value, copy out", (CHUNK * 4) >> 20);
+    println!(
+        "{CHUNKS} chunks of {} MiB: copy in, {rounds} rounds of work per value, copy out",
+        (CHUNK * 4) >> 20
+    );
 
-    let streams: Vec<Arc<CudaStream>> = (0..3).map(|_| ctx.new_stream().or_exit("create a stream")).collect();
-    let mut buffers: Vec<CudaSlice<f32>> = streams.iter().map(|s| alloc_poisoned(s, CHUNK)).collect();
+    let streams: Vec<Arc<CudaStream>> = (0..3)
+        .map(|_| ctx.new_stream().or_exit("create a stream"))
+        .collect();
+    let mut buffers: Vec<CudaSlice<f32>> =
+        streams.iter().map(|s| alloc_poisoned(s, CHUNK)).collect();
 
     let mut pinned = Host::Pinned(pinned_chunks(&ctx, Some(&input)), pinned_chunks(&ctx, None));
     let mut pageable = Host::Pageable(input.clone(), vec![f32::NAN; input.len()]);
-    run(&polish, rounds, &streams[..1], &mut buffers, &mut pinned, "one stream, pinned memory");
-    run(&polish, rounds, &streams, &mut buffers, &mut pinned, "three streams, pinned memory");
-    run(&polish, rounds, &streams, &mut buffers, &mut pageable, "three streams, pageable memory");
+    run(
+        &polish,
+        rounds,
+        &streams[..1],
+        &mut buffers,
+        &mut pinned,
+        "one stream, pinned memory",
+    );
+    run(
+        &polish,
+        rounds,
+        &streams,
+        &mut buffers,
+        &mut pinned,
+        "three streams, pinned memory",
+    );
+    run(
+        &polish,
+        rounds,
+        &streams,
+        &mut buffers,
+        &mut pageable,
+        "three streams, pageable memory",
+    );
 }
 
 fn pinned_chunks(ctx: &Arc<CudaContext>, data: Option<&[f32]>) -> Vec<PinnedHostSlice<f32>> {
     (0..CHUNKS)
         .map(|c| {
-            let mut chunk = unsafe { ctx.alloc_pinned_with_flags::<f32>(CHUNK, 0) }.or_exit("allocate pinned memory");
+            let mut chunk = unsafe { ctx.alloc_pinned_with_flags::<f32>(CHUNK, 0) }
+                .or_exit("allocate pinned memory");
             let slice = chunk.as_mut_slice().or_exit("reach pinned memory");
             match data {
                 Some(d) => slice.copy_from_slice(&d[c * CHUNK..(c + 1) * CHUNK]),
@@ -72,7 +109,14 @@ fn pinned_chunks(ctx: &Arc<CudaContext>, data: Option<&[f32]>) -> Vec<PinnedHost
 // ANCHOR: pipeline
 /// Chunk c goes to stream c % streams.len(): copy in, kernel, copy out, each step bracketed by
 /// events. Nothing here waits for the GPU, except what a pageable copy forces.
-fn run(polish: &CudaFunction, rounds: i32, streams: &[Arc<CudaStream>], buffers: &mut [CudaSlice<f32>], host: &mut Host, title: &str) {
+fn run(
+    polish: &CudaFunction,
+    rounds: i32,
+    streams: &[Arc<CudaStream>],
+    buffers: &mut [CudaSlice<f32>],
+    host: &mut Host,
+    title: &str,
+) {
     reset_output(host);
     let first = &streams[0];
     let start = first.record_event(TIMED).or_exit("record an event");
@@ -94,14 +138,20 @@ fn run(polish: &CudaFunction, rounds: i32, streams: &[Arc<CudaStream>], buffers:
         let n = CHUNK as i64;
         let mut launch = stream.launch_builder(polish);
         launch.arg(&mut *buffer).arg(&n).arg(&rounds);
-        unsafe { launch.launch(LaunchConfig::for_num_elems(CHUNK as u32)) }.or_exit("launch polish");
+        unsafe { launch.launch(LaunchConfig::for_num_elems(CHUNK as u32)) }
+            .or_exit("launch polish");
         let computed = mark();
         match host {
             Host::Pinned(_, out) => stream.memcpy_dtoh(&*buffer, &mut out[c]),
-            Host::Pageable(_, out) => stream.memcpy_dtoh(&*buffer, &mut out[c * CHUNK..(c + 1) * CHUNK]),
+            Host::Pageable(_, out) => {
+                stream.memcpy_dtoh(&*buffer, &mut out[c * CHUNK..(c + 1) * CHUNK])
+            }
         }
         .or_exit("copy from the GPU");
-        steps.push(Steps { stream: i, marks: [before, copied_in, computed, mark()] });
+        steps.push(Steps {
+            stream: i,
+            marks: [before, copied_in, computed, mark()],
+        });
     }
     for s in &streams[1..] {
         first.join(s).or_exit("join the streams");
@@ -124,8 +174,14 @@ fn report(title: &str, start: &CudaEvent, total: f64, steps: &[Steps]) {
             [(t[0], t[1]), (t[1], t[2]), (t[2], t[3])]
         })
         .collect();
-    println!("{title}: {}, {} through the pipeline", fmt_ms(total), fmt_gb_per_s(2.0 * (CHUNKS * CHUNK * 4) as f64, total));
-    println!("  chunk stream      copy in (start end)        kernel (start end)      copy out (start end)");
+    println!(
+        "{title}: {}, {} through the pipeline",
+        fmt_ms(total),
+        fmt_gb_per_s(2.0 * (CHUNKS * CHUNK * 4) as f64, total)
+    );
+    println!(
+        "  chunk stream      copy in (start end)        kernel (start end)      copy out (start end)"
+    );
     for (c, (s, span)) in steps.iter().zip(&spans).enumerate() {
         print!("  {c:>5} {:>6}", s.stream);
         for (from, to) in span {
@@ -134,13 +190,35 @@ fn report(title: &str, start: &CudaEvent, total: f64, steps: &[Steps]) {
         println!();
     }
     let busy: f64 = spans.iter().flatten().map(|(a, b)| b - a).sum();
-    println!("  time the steps took, added up: {}; wall time: {}", fmt_ms(busy), fmt_ms(total));
+    println!(
+        "  time the steps took, added up: {}; wall time: {}",
+        fmt_ms(busy),
+        fmt_ms(total)
+    );
     // Two steps overlap if they share more than a tenth of the shorter one.
-    let overlap = |a: (f64, f64), b: (f64, f64)| a.1.min(b.1) - a.0.max(b.0) > 0.1 * (a.1 - a.0).min(b.1 - b.0);
-    let any = |x: usize, y: usize| spans.iter().enumerate().any(|(i, p)| spans.iter().enumerate().any(|(j, q)| i != j && overlap(p[x], q[y])));
-    println!("  a copy in ran while another chunk's kernel ran: {}", yes_no(any(0, 1)));
-    println!("  a copy out ran while another chunk's kernel ran: {}", yes_no(any(2, 1)));
-    println!("  a copy in ran while another chunk's copy out ran: {}", yes_no(any(0, 2)));
+    let overlap = |a: (f64, f64), b: (f64, f64)| {
+        a.1.min(b.1) - a.0.max(b.0) > 0.1 * (a.1 - a.0).min(b.1 - b.0)
+    };
+    let any = |x: usize, y: usize| {
+        spans.iter().enumerate().any(|(i, p)| {
+            spans
+                .iter()
+                .enumerate()
+                .any(|(j, q)| i != j && overlap(p[x], q[y]))
+        })
+    };
+    println!(
+        "  a copy in ran while another chunk's kernel ran: {}",
+        yes_no(any(0, 1))
+    );
+    println!(
+        "  a copy out ran while another chunk's kernel ran: {}",
+        yes_no(any(2, 1))
+    );
+    println!(
+        "  a copy in ran while another chunk's copy out ran: {}",
+        yes_no(any(0, 2))
+    );
 }
 // ANCHOR_END: timeline
 
@@ -150,7 +228,11 @@ fn yes_no(b: bool) -> &'static str {
 
 fn reset_output(host: &mut Host) {
     match host {
-        Host::Pinned(_, out) => out.iter_mut().for_each(|c| c.as_mut_slice().or_exit("reach pinned memory").fill(f32::NAN)),
+        Host::Pinned(_, out) => out.iter_mut().for_each(|c| {
+            c.as_mut_slice()
+                .or_exit("reach pinned memory")
+                .fill(f32::NAN)
+        }),
         Host::Pageable(_, out) => out.fill(f32::NAN),
     }
 }
@@ -158,9 +240,14 @@ fn reset_output(host: &mut Host) {
 /// Newton's iteration from any positive start ends at sqrt(2): every value that came back must
 /// be within float rounding of it (a chunk never copied back would still be NaN).
 fn check(host: &Host) {
-    let good = |v: &[f32]| v.iter().all(|&x| (x - std::f32::consts::SQRT_2).abs() <= 2e-7);
+    let good = |v: &[f32]| {
+        v.iter()
+            .all(|&x| (x - std::f32::consts::SQRT_2).abs() <= 2e-7)
+    };
     let ok = match host {
-        Host::Pinned(_, out) => out.iter().all(|c| good(c.as_slice().or_exit("reach pinned memory"))),
+        Host::Pinned(_, out) => out
+            .iter()
+            .all(|c| good(c.as_slice().or_exit("reach pinned memory"))),
         Host::Pageable(_, out) => good(out),
     };
     println!("  every value came back as sqrt(2): {}", verdict(ok));

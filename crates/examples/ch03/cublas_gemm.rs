@@ -11,7 +11,9 @@ use course::compare::{relative_error, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
-use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+use course::timing::{
+    Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu,
+};
 
 /// The GPU's matrix side (smaller under compute-sanitizer, which checks every access).
 fn gpu_n() -> usize {
@@ -57,9 +59,18 @@ fn main() {
 
     // ANCHOR: ratios
     let rate = |n: usize, t: &Timing| 2.0 * (n as f64).powi(3) / t.median_ms;
-    println!("cuBLAS SGEMM does {} the work per second of ndarray's f32 dot", fmt_times(rate(gpu_n(), &sgemm) / rate(CPU_N, &dot32)));
-    println!("cuBLAS DGEMM does {} the work per second of ndarray's f64 dot", fmt_times(rate(gpu_n(), &dgemm) / rate(CPU_N, &dot64)));
-    println!("on the GPU, DGEMM runs at {} the rate of SGEMM", fmt_times(rate(gpu_n(), &dgemm) / rate(gpu_n(), &sgemm)));
+    println!(
+        "cuBLAS SGEMM does {} the work per second of ndarray's f32 dot",
+        fmt_times(rate(gpu_n(), &sgemm) / rate(CPU_N, &dot32))
+    );
+    println!(
+        "cuBLAS DGEMM does {} the work per second of ndarray's f64 dot",
+        fmt_times(rate(gpu_n(), &dgemm) / rate(CPU_N, &dot64))
+    );
+    println!(
+        "on the GPU, DGEMM runs at {} the rate of SGEMM",
+        fmt_times(rate(gpu_n(), &dgemm) / rate(gpu_n(), &sgemm))
+    );
     // ANCHOR_END: ratios
 }
 
@@ -70,7 +81,12 @@ where
     CudaBlas: Gemm<T>,
 {
     let n = gpu_n();
-    let host = |rng: &mut Rng| -> Vec<T> { rng.vec_f64(n * n, -1.0, 1.0).into_iter().map(T::from_f64).collect() };
+    let host = |rng: &mut Rng| -> Vec<T> {
+        rng.vec_f64(n * n, -1.0, 1.0)
+            .into_iter()
+            .map(T::from_f64)
+            .collect()
+    };
     let (a_host, b_host) = (host(rng), host(rng));
     let a = stream.clone_htod(&a_host).or_exit("copy to the GPU");
     let b = stream.clone_htod(&b_host).or_exit("copy to the GPU");
@@ -87,14 +103,29 @@ where
         beta: T::zero(),
         ldc: n as i32,
     };
-    let t = time_gpu(stream, 2, 10, || unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run GEMM"));
+    let t = time_gpu(stream, 2, 10, || {
+        unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run GEMM")
+    });
     let flops = 2.0 * (n as f64).powi(3);
-    let label = if T::NAME == "f32" { format!("cuBLAS SGEMM, n={n}") } else { format!("cuBLAS DGEMM, n={n}, FP64") };
+    let label = if T::NAME == "f32" {
+        format!("cuBLAS SGEMM, n={n}")
+    } else {
+        format!("cuBLAS DGEMM, n={n}, FP64")
+    };
     record(&label, &t, Work::Flops(flops));
-    println!("{label}: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gflop_per_s(flops, t.median_ms));
+    println!(
+        "{label}: {} median of {}, {}",
+        fmt_ms(t.median_ms),
+        t.reps,
+        fmt_gflop_per_s(flops, t.median_ms)
+    );
     let c_host = stream.clone_dtoh(&c).or_exit("copy from the GPU");
     let ok = sampled_rows_match(n, &a_host, &b_host, &c_host, T::TOLERANCE, rng);
-    println!("  8 random rows match a float64 product on the CPU (relative error < {:.0e}): {}", T::TOLERANCE, verdict(ok));
+    println!(
+        "  8 random rows match a float64 product on the CPU (relative error < {:.0e}): {}",
+        T::TOLERANCE,
+        verdict(ok)
+    );
     t
 }
 // ANCHOR_END: gemm
@@ -103,24 +134,44 @@ where
 /// The same product with ndarray's `dot` (the matrixmultiply crate, one thread), smaller.
 fn cpu_dot<T: Real>(rng: &mut Rng) -> Timing {
     let n = CPU_N;
-    let matrix = |rng: &mut Rng| Array2::from_shape_fn((n, n), |_| T::from_f64(rng.f64() * 2.0 - 1.0));
+    let matrix =
+        |rng: &mut Rng| Array2::from_shape_fn((n, n), |_| T::from_f64(rng.f64() * 2.0 - 1.0));
     let (a, b) = (matrix(rng), matrix(rng));
     let t = time_cpu(1, 3, || a.dot(&b));
     let flops = 2.0 * (n as f64).powi(3);
-    println!("ndarray dot, {} {n}x{n}: {} median of {}, {}", T::NAME, fmt_ms(t.median_ms), t.reps, fmt_gflop_per_s(flops, t.median_ms));
+    println!(
+        "ndarray dot, {} {n}x{n}: {} median of {}, {}",
+        T::NAME,
+        fmt_ms(t.median_ms),
+        t.reps,
+        fmt_gflop_per_s(flops, t.median_ms)
+    );
     t
 }
 // ANCHOR_END: cpu
 
 /// cuBLAS is column-major: element (i, j) of an n x n matrix M is at m[j * n + i].
-fn sampled_rows_match<T: Real>(n: usize, a: &[T], b: &[T], c: &[T], tolerance: f64, rng: &mut Rng) -> bool {
+fn sampled_rows_match<T: Real>(
+    n: usize,
+    a: &[T],
+    b: &[T],
+    c: &[T],
+    tolerance: f64,
+    rng: &mut Rng,
+) -> bool {
     let (mut got, mut want) = (Vec::new(), Vec::new());
     for _ in 0..8 {
         let i = rng.below(n as u64) as usize;
         let row_of_a: Vec<f64> = (0..n).map(|k| a[k * n + i].into()).collect();
         for j in 0..n {
             let column_of_b = &b[j * n..(j + 1) * n];
-            want.push(row_of_a.iter().zip(column_of_b).map(|(&x, &y)| x * y.into()).sum::<f64>());
+            want.push(
+                row_of_a
+                    .iter()
+                    .zip(column_of_b)
+                    .map(|(&x, &y)| x * y.into())
+                    .sum::<f64>(),
+            );
             got.push(c[j * n + i].into());
         }
     }

@@ -48,7 +48,16 @@ fn main() {
     let mut inv_info = alloc_poisoned::<i32>(&stream, 1);
     getri(&stream, &blas, &lu, &pivots, &mut inverse, &mut inv_info);
     let mut x0 = alloc_poisoned::<f64>(&stream, n);
-    let cfg = GemvConfig { trans: cublasOperation_t::CUBLAS_OP_N, m: n as i32, n: n as i32, alpha: 1.0, lda: n as i32, incx: 1, beta: 0.0, incy: 1 };
+    let cfg = GemvConfig {
+        trans: cublasOperation_t::CUBLAS_OP_N,
+        m: n as i32,
+        n: n as i32,
+        alpha: 1.0,
+        lda: n as i32,
+        incx: 1,
+        beta: 0.0,
+        incy: 1,
+    };
     unsafe { blas.gemv(cfg, &inverse, &y, &mut x0) }.or_exit("run DGEMV");
     // ANCHOR_END: inverse
 
@@ -60,9 +69,18 @@ fn main() {
         let ax = a_cpu.dot(&ndarray::ArrayView1::from(x));
         relative_error(ax.as_slice().expect("contiguous"), &y_host)
     };
-    println!("solve:   |A·x1 - y| / |y| < 1e-10: {}", verdict(residual(&x1) < 1e-10));
-    println!("inverse: |A·x0 - y| / |y| < 1e-8:  {}", verdict(residual(&x0) < 1e-8));
-    println!("x0 and x1 agree (relative difference < 1e-6): {}", verdict(relative_error(&x0, &x1) < 1e-6));
+    println!(
+        "solve:   |A·x1 - y| / |y| < 1e-10: {}",
+        verdict(residual(&x1) < 1e-10)
+    );
+    println!(
+        "inverse: |A·x0 - y| / |y| < 1e-8:  {}",
+        verdict(residual(&x0) < 1e-8)
+    );
+    println!(
+        "x0 and x1 agree (relative difference < 1e-6): {}",
+        verdict(relative_error(&x0, &x1) < 1e-6)
+    );
     // ANCHOR_END: check
 
     // ANCHOR: qr
@@ -73,11 +91,20 @@ fn main() {
     // A QR this size is slow with the batched routine, so the one run is also the timed run.
     let t_qr = time_gpu(&stream, 0, 1, || geqrf(&stream, &blas, &mut qr, &mut tau));
     let qr_host = stream.clone_dtoh(&qr).or_exit("copy from the GPU");
-    let r = Array2::from_shape_fn((n, n), |(i, j)| if i <= j { qr_host[j * n + i] } else { 0.0 });
+    let r = Array2::from_shape_fn(
+        (n, n),
+        |(i, j)| if i <= j { qr_host[j * n + i] } else { 0.0 },
+    );
     let ata = a_cpu.t().dot(&a_cpu);
     let rtr = r.t().dot(&r);
-    let err = relative_error(rtr.as_slice().expect("contiguous"), ata.as_slice().expect("contiguous"));
-    println!("QR: AᵀA = RᵀR (relative error < 1e-12): {}", verdict(err < 1e-12));
+    let err = relative_error(
+        rtr.as_slice().expect("contiguous"),
+        ata.as_slice().expect("contiguous"),
+    );
+    println!(
+        "QR: AᵀA = RᵀR (relative error < 1e-12): {}",
+        verdict(err < 1e-12)
+    );
     // ANCHOR_END: qr
 
     // Each timed run starts from a fresh copy of A, since the routines overwrite their input.
@@ -91,7 +118,12 @@ fn main() {
         stream.memcpy_dtod(&y, &mut rhs).or_exit("copy on the GPU");
         getrs(&stream, &blas, &lu, &pivots, &mut rhs);
     });
-    println!("getrf (LU) {}, getrs (solve) {}, geqrf (QR) {}", fmt_ms(t_lu.median_ms), fmt_ms(t_solve.median_ms), fmt_ms(t_qr.median_ms));
+    println!(
+        "getrf (LU) {}, getrs (solve) {}, geqrf (QR) {}",
+        fmt_ms(t_lu.median_ms),
+        fmt_ms(t_solve.median_ms),
+        fmt_ms(t_qr.median_ms)
+    );
 }
 
 // ANCHOR: wrappers
@@ -106,22 +138,54 @@ fn raw<T, U>(stream: &Arc<CudaStream>, buffer: &CudaSlice<T>) -> *mut U {
     ptr as *mut U
 }
 
-fn getrf(stream: &Arc<CudaStream>, blas: &CudaBlas, a: &mut CudaSlice<f64>, pivots: &mut CudaSlice<i32>, info: &mut CudaSlice<i32>) {
+fn getrf(
+    stream: &Arc<CudaStream>,
+    blas: &CudaBlas,
+    a: &mut CudaSlice<f64>,
+    pivots: &mut CudaSlice<i32>,
+    info: &mut CudaSlice<i32>,
+) {
     let n = pivots.len() as i32; // A is n x n: one pivot per row
     let matrices = pointer_to(stream, a);
     unsafe {
-        blas_sys::cublasDgetrfBatched(*blas.handle(), n, raw(stream, &matrices), n, raw(stream, pivots), raw(stream, info), 1)
+        blas_sys::cublasDgetrfBatched(
+            *blas.handle(),
+            n,
+            raw(stream, &matrices),
+            n,
+            raw(stream, pivots),
+            raw(stream, info),
+            1,
+        )
     }
     .result()
     .or_exit("run cublasDgetrfBatched");
 }
 
-fn getrs(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots: &CudaSlice<i32>, b: &mut CudaSlice<f64>) {
+fn getrs(
+    stream: &Arc<CudaStream>,
+    blas: &CudaBlas,
+    lu: &CudaSlice<f64>,
+    pivots: &CudaSlice<i32>,
+    b: &mut CudaSlice<f64>,
+) {
     let n = pivots.len() as i32;
     let (matrices, rhs) = (pointer_to(stream, lu), pointer_to(stream, b));
     let mut info = 0i32; // this one is a host pointer: it reports bad arguments only
     unsafe {
-        blas_sys::cublasDgetrsBatched(*blas.handle(), cublasOperation_t::CUBLAS_OP_N, n, 1, raw::<u64, *const f64>(stream, &matrices), n, raw(stream, pivots), raw(stream, &rhs), n, &mut info, 1)
+        blas_sys::cublasDgetrsBatched(
+            *blas.handle(),
+            cublasOperation_t::CUBLAS_OP_N,
+            n,
+            1,
+            raw::<u64, *const f64>(stream, &matrices),
+            n,
+            raw(stream, pivots),
+            raw(stream, &rhs),
+            n,
+            &mut info,
+            1,
+        )
     }
     .result()
     .or_exit("run cublasDgetrsBatched");
@@ -130,22 +194,53 @@ fn getrs(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots:
     }
 }
 
-fn getri(stream: &Arc<CudaStream>, blas: &CudaBlas, lu: &CudaSlice<f64>, pivots: &CudaSlice<i32>, inverse: &mut CudaSlice<f64>, info: &mut CudaSlice<i32>) {
+fn getri(
+    stream: &Arc<CudaStream>,
+    blas: &CudaBlas,
+    lu: &CudaSlice<f64>,
+    pivots: &CudaSlice<i32>,
+    inverse: &mut CudaSlice<f64>,
+    info: &mut CudaSlice<i32>,
+) {
     let n = pivots.len() as i32;
     let (matrices, inverses) = (pointer_to(stream, lu), pointer_to(stream, inverse));
     unsafe {
-        blas_sys::cublasDgetriBatched(*blas.handle(), n, raw::<u64, *const f64>(stream, &matrices), n, raw(stream, pivots), raw(stream, &inverses), n, raw(stream, info), 1)
+        blas_sys::cublasDgetriBatched(
+            *blas.handle(),
+            n,
+            raw::<u64, *const f64>(stream, &matrices),
+            n,
+            raw(stream, pivots),
+            raw(stream, &inverses),
+            n,
+            raw(stream, info),
+            1,
+        )
     }
     .result()
     .or_exit("run cublasDgetriBatched");
 }
 
-fn geqrf(stream: &Arc<CudaStream>, blas: &CudaBlas, a: &mut CudaSlice<f64>, tau: &mut CudaSlice<f64>) {
+fn geqrf(
+    stream: &Arc<CudaStream>,
+    blas: &CudaBlas,
+    a: &mut CudaSlice<f64>,
+    tau: &mut CudaSlice<f64>,
+) {
     let n = tau.len() as i32; // A is n x n: one Householder reflection per column
     let (matrices, taus) = (pointer_to(stream, a), pointer_to(stream, tau));
     let mut info = 0i32; // a host pointer again
     unsafe {
-        blas_sys::cublasDgeqrfBatched(*blas.handle(), n, n, raw(stream, &matrices), n, raw(stream, &taus), &mut info, 1)
+        blas_sys::cublasDgeqrfBatched(
+            *blas.handle(),
+            n,
+            n,
+            raw(stream, &matrices),
+            n,
+            raw(stream, &taus),
+            &mut info,
+            1,
+        )
     }
     .result()
     .or_exit("run cublasDgeqrfBatched");

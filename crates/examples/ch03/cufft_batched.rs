@@ -24,8 +24,19 @@ const IMAGE: usize = SIDE * SIDE;
 /// after another: what `fftn(a, axes=(1, 2))` does to a 4 x 1024 x 1024 array.
 fn make_plan(stream: &Arc<CudaStream>) -> CudaFft {
     let dims = [SIDE as i32, SIDE as i32];
-    CudaFft::plan_many(&dims, None, 1, IMAGE as i32, None, 1, IMAGE as i32, cufftType::CUFFT_Z2Z, BATCH as i32, stream.clone())
-        .or_exit("plan a cuFFT transform")
+    CudaFft::plan_many(
+        &dims,
+        None,
+        1,
+        IMAGE as i32,
+        None,
+        1,
+        IMAGE as i32,
+        cufftType::CUFFT_Z2Z,
+        BATCH as i32,
+        stream.clone(),
+    )
+    .or_exit("plan a cuFFT transform")
 }
 // ANCHOR_END: plan
 
@@ -37,7 +48,12 @@ fn main() {
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
-    let a_host: Vec<double2> = (0..BATCH * IMAGE).map(|_| double2 { x: rng.normal(), y: rng.normal() }).collect();
+    let a_host: Vec<double2> = (0..BATCH * IMAGE)
+        .map(|_| double2 {
+            x: rng.normal(),
+            y: rng.normal(),
+        })
+        .collect();
     let mut a = stream.clone_htod(&a_host).or_exit("copy to the GPU");
     let mut spectrum: CudaSlice<double2> = alloc_poisoned(&stream, BATCH * IMAGE);
 
@@ -45,36 +61,62 @@ fn main() {
     // A new plan for every transform: planning, workspace allocation, transform, clean-up.
     let fresh = wall_ms(&stream, 10, || {
         let plan = make_plan(&stream);
-        plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward).or_exit("run cuFFT");
+        plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward)
+            .or_exit("run cuFFT");
     });
     // One plan, made once and reused.
     let plan = make_plan(&stream);
-    let reused = wall_ms(&stream, 10, || plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward).or_exit("run cuFFT"));
+    let reused = wall_ms(&stream, 10, || {
+        plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward)
+            .or_exit("run cuFFT")
+    });
     // ANCHOR_END: timing
-    let on_gpu = time_gpu(&stream, 2, 10, || plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward).or_exit("run cuFFT"));
+    let on_gpu = time_gpu(&stream, 2, 10, || {
+        plan.exec_z2z(&mut a, &mut spectrum, FftDirection::Forward)
+            .or_exit("run cuFFT")
+    });
     let flops = 5.0 * (BATCH * IMAGE) as f64 * (IMAGE as f64).log2();
-    record("cuFFT 4 x 1024x1024 Z2Z (FP64, 5 N log2 N flops)", &on_gpu, Work::Flops(flops));
+    record(
+        "cuFFT 4 x 1024x1024 Z2Z (FP64, 5 N log2 N flops)",
+        &on_gpu,
+        Work::Flops(flops),
+    );
     println!("4 x 1024 x 1024 complex f64, 2-D FFT of each image (wall time, median of 10):");
     println!("  new plan each time: {:>9}", fmt_ms(fresh));
-    println!("  one plan, reused:   {:>9}   (GPU time by events: {})", fmt_ms(reused), fmt_ms(on_gpu.median_ms));
+    println!(
+        "  one plan, reused:   {:>9}   (GPU time by events: {})",
+        fmt_ms(reused),
+        fmt_ms(on_gpu.median_ms)
+    );
     println!("  reusing the plan is {} faster", fmt_times(fresh / reused));
 
     // ANCHOR: check
-    let got: Vec<Complex64> = stream.clone_dtoh(&spectrum).or_exit("copy from the GPU").iter().map(|c| Complex64::new(c.x, c.y)).collect();
+    let got: Vec<Complex64> = stream
+        .clone_dtoh(&spectrum)
+        .or_exit("copy from the GPU")
+        .iter()
+        .map(|c| Complex64::new(c.x, c.y))
+        .collect();
     let input: Vec<Complex64> = a_host.iter().map(|c| Complex64::new(c.x, c.y)).collect();
     let fft = FftPlanner::new().plan_fft_forward(SIDE);
     let mut want = input.clone();
     fft_2d_batched(&mut want, &fft);
     let flat = |v: &[Complex64]| v.iter().flat_map(|c| [c.re, c.im]).collect::<Vec<f64>>();
     let err = relative_error(&flat(&got), &flat(&want));
-    println!("cuFFT matches rustfft (relative error < 1e-12): {}", verdict(err < 1e-12));
+    println!(
+        "cuFFT matches rustfft (relative error < 1e-12): {}",
+        verdict(err < 1e-12)
+    );
     // ANCHOR_END: check
     let cpu = time_cpu(1, 5, || {
         let mut data = input.clone();
         fft_2d_batched(&mut data, &fft);
         data
     });
-    println!("rustfft with rayon on the CPU: {} (including a copy of the input)", fmt_ms(cpu.median_ms));
+    println!(
+        "rustfft with rayon on the CPU: {} (including a copy of the input)",
+        fmt_ms(cpu.median_ms)
+    );
 }
 
 /// Median wall time of `work` followed by waiting for the GPU: what a caller experiences.
@@ -93,7 +135,9 @@ fn fft_2d_batched(data: &mut [Complex64], fft: &Arc<dyn Fft<f64>>) {
     for image in data.chunks_mut(IMAGE) {
         image.par_chunks_mut(SIDE).for_each(|row| fft.process(row));
         transpose(image, &mut scratch);
-        scratch.par_chunks_mut(SIDE).for_each(|row| fft.process(row));
+        scratch
+            .par_chunks_mut(SIDE)
+            .for_each(|row| fft.process(row));
         transpose(&scratch, image);
     }
 }

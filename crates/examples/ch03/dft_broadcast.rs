@@ -45,24 +45,34 @@ fn main() {
     println!("seed {seed} (varies)");
     let mut rng = Rng::new(seed);
 
-    println!("{:>5} {:>12} {:>12} {:>9}   {}", "N", "CPU", "GPU", "speedup", "checks: CPU = rustfft, GPU = cuFFT, GPU = CPU");
+    println!(
+        "{:>5} {:>12} {:>12} {:>9}   {}",
+        "N", "CPU", "GPU", "speedup", "checks: CPU = rustfft, GPU = cuFFT, GPU = CPU"
+    );
     for n in SIZES {
         // Real and imaginary parts from a normal distribution, as in the NumPy original.
-        let xs: Array1<Complex64> = (0..n).map(|_| Complex64::new(rng.normal(), rng.normal())).collect();
+        let xs: Array1<Complex64> = (0..n)
+            .map(|_| Complex64::new(rng.normal(), rng.normal()))
+            .collect();
 
         // ANCHOR: gpu
-        let x_gpu: CudaSlice<double2> = stream.clone_htod(&to_double2(xs.as_slice().expect("contiguous"))).or_exit("copy to the GPU");
+        let x_gpu: CudaSlice<double2> = stream
+            .clone_htod(&to_double2(xs.as_slice().expect("contiguous")))
+            .or_exit("copy to the GPU");
         let n_i32 = n as i32;
         // Like CuPy, each call allocates the N x N intermediate and the result.
         let dft_gpu = || -> CudaSlice<double2> {
-            let mut terms = unsafe { stream.alloc::<double2>(n * n) }.or_exit("allocate GPU memory");
+            let mut terms =
+                unsafe { stream.alloc::<double2>(n * n) }.or_exit("allocate GPU memory");
             let mut out = unsafe { stream.alloc::<double2>(n) }.or_exit("allocate GPU memory");
             let mut launch = stream.launch_builder(&fill);
             launch.arg(&x_gpu).arg(&mut terms).arg(&n_i32);
-            unsafe { launch.launch(LaunchConfig::for_num_elems((n * n) as u32)) }.or_exit("launch dft_terms");
+            unsafe { launch.launch(LaunchConfig::for_num_elems((n * n) as u32)) }
+                .or_exit("launch dft_terms");
             let mut launch = stream.launch_builder(&sum);
             launch.arg(&terms).arg(&mut out).arg(&n_i32);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit("launch sum_terms");
+            unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }
+                .or_exit("launch sum_terms");
             out
         };
         // ANCHOR_END: gpu
@@ -72,10 +82,12 @@ fn main() {
         // ANCHOR: check
         let mut fft_cpu = xs.to_vec();
         FftPlanner::new().plan_fft_forward(n).process(&mut fft_cpu);
-        let plan = CudaFft::plan_1d(n_i32, cufftType::CUFFT_Z2Z, 1, stream.clone()).or_exit("plan a cuFFT transform");
+        let plan = CudaFft::plan_1d(n_i32, cufftType::CUFFT_Z2Z, 1, stream.clone())
+            .or_exit("plan a cuFFT transform");
         let mut fft_in = x_gpu.clone();
         let mut fft_out = course::gpu::alloc_poisoned::<double2>(&stream, n);
-        plan.exec_z2z(&mut fft_in, &mut fft_out, FftDirection::Forward).or_exit("run cuFFT");
+        plan.exec_z2z(&mut fft_in, &mut fft_out, FftDirection::Forward)
+            .or_exit("run cuFFT");
         let fft_gpu = from_double2(&stream.clone_dtoh(&fft_out).or_exit("copy from the GPU"));
         // ANCHOR_END: check
         let cpu_ok = complex_error(on_cpu.as_slice().expect("contiguous"), &fft_cpu) < 1e-10;
@@ -97,7 +109,6 @@ fn main() {
     }
     println!("(checks: relative error below 1e-10)");
 }
-
 
 fn to_double2(v: &[Complex64]) -> Vec<double2> {
     v.iter().map(|c| double2 { x: c.re, y: c.im }).collect()

@@ -7,7 +7,8 @@ fn main() {
     let Some(path) = std::env::args().nth(1) else {
         fail("give the output file of dft_broadcast, such as ch03/dft_broadcast.gpu.txt")
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
     let gpu_name = text
         .lines()
         .find_map(|l| l.strip_prefix("GPU: "))
@@ -17,25 +18,41 @@ fn main() {
     println!("<!-- drawn by `dft_plot {path}` -->");
     match gpu_name {
         Some(gpu) if !rows.is_empty() => {
-            let cpu_name = text.lines().find_map(|l| l.strip_prefix("CPU: ")).unwrap_or("the CPU");
+            let cpu_name = text
+                .lines()
+                .find_map(|l| l.strip_prefix("CPU: "))
+                .unwrap_or("the CPU");
             let chart = Chart {
-                title: format!("DFT by broadcasting: {gpu} against {}", cpu_name.split(',').next().unwrap_or(cpu_name)),
+                title: format!(
+                    "DFT by broadcasting: {gpu} against {}",
+                    cpu_name.split(',').next().unwrap_or(cpu_name)
+                ),
                 x_label: "N (signal length)".into(),
                 y_label: "time per DFT (ms)".into(),
                 log_x: true,
                 log_y: true,
                 series: vec![
-                    Series { label: "CPU (ndarray)".into(), points: rows.iter().map(|r| (r.0, r.1)).collect() },
-                    Series { label: "GPU (2 kernels)".into(), points: rows.iter().map(|r| (r.0, r.2)).collect() },
+                    Series {
+                        label: "CPU (ndarray)".into(),
+                        points: rows.iter().map(|r| (r.0, r.1)).collect(),
+                    },
+                    Series {
+                        label: "GPU (2 kernels)".into(),
+                        points: rows.iter().map(|r| (r.0, r.2)).collect(),
+                    },
                 ],
             };
             print!("{}", chart.to_svg());
         }
         _ => {
             // The GPU run has not been recorded in this file: say so in the figure itself.
-            println!(r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 80" font-family="sans-serif" font-size="14">"#);
+            println!(
+                r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 640 80" font-family="sans-serif" font-size="14">"#
+            );
             println!(r##"<rect width="640" height="80" fill="white" stroke="#333"/>"##);
-            println!(r#"<text x="320" y="45" text-anchor="middle">{path} holds no GPU measurements: run the GPU check.</text>"#);
+            println!(
+                r#"<text x="320" y="45" text-anchor="middle">{path} holds no GPU measurements: run the GPU check.</text>"#
+            );
             println!("</svg>");
         }
     }

@@ -29,12 +29,24 @@ fn main() {
     let squares_back: Vec<i64> = stream.clone_dtoh(&squares_gpu).or_exit("copy from the GPU");
     // ANCHOR_END: create
 
-    for (name, gpu) in [("list", &list_gpu), ("range", &range_gpu), ("squares", &squares_gpu)] {
-        println!("{name:>8}: {:>3} elements, {:>4} bytes on GPU {}", gpu.len(), gpu.num_bytes(), gpu.ordinal());
+    for (name, gpu) in [
+        ("list", &list_gpu),
+        ("range", &range_gpu),
+        ("squares", &squares_gpu),
+    ] {
+        println!(
+            "{name:>8}: {:>3} elements, {:>4} bytes on GPU {}",
+            gpu.len(),
+            gpu.num_bytes(),
+            gpu.ordinal()
+        );
     }
     let same = count_mismatches(&squares_back, &from_squares) == 0;
     println!("the squares came back unchanged: {}", verdict(same));
-    println!("last square, read on the host: {}", squares_back[squares_back.len() - 1]);
+    println!(
+        "last square, read on the host: {}",
+        squares_back[squares_back.len() - 1]
+    );
 
     let seed = fresh_seed();
     println!("seed {seed} (varies)");
@@ -54,30 +66,68 @@ fn copy_costs(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, host: &[f64]) {
 
     let mut gpu = stream.alloc_zeros::<f64>(n).or_exit("allocate GPU memory");
     let mut back = vec![0.0f64; n];
-    let to_gpu = time_gpu(stream, 1, 10, || stream.memcpy_htod(host, &mut gpu).or_exit("copy to the GPU"));
-    let to_host = time_gpu(stream, 1, 10, || stream.memcpy_dtoh(&gpu, &mut back).or_exit("copy from the GPU"));
+    let to_gpu = time_gpu(stream, 1, 10, || {
+        stream
+            .memcpy_htod(host, &mut gpu)
+            .or_exit("copy to the GPU")
+    });
+    let to_host = time_gpu(stream, 1, 10, || {
+        stream
+            .memcpy_dtoh(&gpu, &mut back)
+            .or_exit("copy from the GPU")
+    });
     report("pageable, host to GPU", bytes, to_gpu.median_ms);
     report("pageable, GPU to host", bytes, to_host.median_ms);
 
     // Page-locked ("pinned") host memory: the GPU's copy engines can read and write it directly.
-    let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<f64>(n, 0) }.or_exit("allocate pinned memory");
-    pinned.as_mut_slice().or_exit("reach pinned memory").copy_from_slice(host);
-    let to_gpu = time_gpu(stream, 1, 10, || stream.memcpy_htod(&pinned, &mut gpu).or_exit("copy to the GPU"));
-    let to_host = time_gpu(stream, 1, 10, || stream.memcpy_dtoh(&gpu, &mut pinned).or_exit("copy from the GPU"));
+    let mut pinned =
+        unsafe { ctx.alloc_pinned_with_flags::<f64>(n, 0) }.or_exit("allocate pinned memory");
+    pinned
+        .as_mut_slice()
+        .or_exit("reach pinned memory")
+        .copy_from_slice(host);
+    let to_gpu = time_gpu(stream, 1, 10, || {
+        stream
+            .memcpy_htod(&pinned, &mut gpu)
+            .or_exit("copy to the GPU")
+    });
+    let to_host = time_gpu(stream, 1, 10, || {
+        stream
+            .memcpy_dtoh(&gpu, &mut pinned)
+            .or_exit("copy from the GPU")
+    });
     report("pinned, host to GPU", bytes, to_gpu.median_ms);
     report("pinned, GPU to host", bytes, to_host.median_ms);
 
     // The same bytes copied from one GPU buffer to another: read once and written once.
     let mut other = stream.alloc_zeros::<f64>(n).or_exit("allocate GPU memory");
-    let on_gpu = time_gpu(stream, 1, 10, || stream.memcpy_dtod(&gpu, &mut other).or_exit("copy on the GPU"));
-    report("GPU to GPU (counting read + write)", 2.0 * bytes, on_gpu.median_ms);
-    println!("  a pinned copy to the GPU takes {} as long as a copy within it", fmt_times(to_gpu.median_ms / on_gpu.median_ms));
+    let on_gpu = time_gpu(stream, 1, 10, || {
+        stream
+            .memcpy_dtod(&gpu, &mut other)
+            .or_exit("copy on the GPU")
+    });
+    report(
+        "GPU to GPU (counting read + write)",
+        2.0 * bytes,
+        on_gpu.median_ms,
+    );
+    println!(
+        "  a pinned copy to the GPU takes {} as long as a copy within it",
+        fmt_times(to_gpu.median_ms / on_gpu.median_ms)
+    );
 
     let round_trip = stream.clone_dtoh(&other).or_exit("copy from the GPU");
-    println!("  every value survived the round trips: {}", verdict(count_mismatches(&round_trip, host) == 0));
+    println!(
+        "  every value survived the round trips: {}",
+        verdict(count_mismatches(&round_trip, host) == 0)
+    );
 }
 // ANCHOR_END: costs
 
 fn report(what: &str, bytes: f64, ms: f64) {
-    println!("  {what:<36} {:>9}  {:>10}", fmt_ms(ms), fmt_gb_per_s(bytes, ms));
+    println!(
+        "  {what:<36} {:>9}  {:>10}",
+        fmt_ms(ms),
+        fmt_gb_per_s(bytes, ms)
+    );
 }

@@ -4,7 +4,9 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
 
 use course::cli::parse_usize;
 use course::compare::{count_mismatches, verdict};
@@ -27,13 +29,17 @@ struct Share {
 fn main() {
     let wanted = std::env::args().nth(1).map(|a| match parse_usize(&a) {
         Some(n) if n >= 1 => n,
-        _ => course::cli::fail(&format!("the number of GPUs must be a whole number from 1 up, not `{a}`")),
+        _ => course::cli::fail(&format!(
+            "the number of GPUs must be a whole number from 1 up, not `{a}`"
+        )),
     });
     let first = gpu_or_exit(); // a driver and at least one GPU, or a clear sentence and exit 77
     // ANCHOR: count
     let count = CudaContext::device_count().or_exit("count the GPUs") as usize;
     match std::env::var("CUDA_VISIBLE_DEVICES") {
-        Ok(list) => println!("CUDA_VISIBLE_DEVICES={list}: only those GPUs are visible, numbered from 0"),
+        Ok(list) => {
+            println!("CUDA_VISIBLE_DEVICES={list}: only those GPUs are visible, numbered from 0")
+        }
         Err(_) => println!("CUDA_VISIBLE_DEVICES is not set: every GPU is visible"),
     }
     println!("GPUs visible: {count} (varies)");
@@ -56,20 +62,38 @@ fn main() {
     let per_gpu = n.div_ceil(using);
     let mut shares: Vec<Share> = (0..using)
         .map(|i| {
-            let ctx = if i == 0 { first.clone() } else { CudaContext::new(i).or_exit("open a GPU") };
+            let ctx = if i == 0 {
+                first.clone()
+            } else {
+                CudaContext::new(i).or_exit("open a GPU")
+            };
             let stream = ctx.default_stream();
             let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
             let square = kernel::function(&module, "square");
             let range = i * per_gpu..((i + 1) * per_gpu).min(n);
-            let input = stream.clone_htod(&data[range.clone()]).or_exit("copy to a GPU");
+            let input = stream
+                .clone_htod(&data[range.clone()])
+                .or_exit("copy to a GPU");
             let output = alloc_poisoned::<f32>(&stream, range.len());
-            Share { ctx, stream, square, range, input, output }
+            Share {
+                ctx,
+                stream,
+                square,
+                range,
+                input,
+                output,
+            }
         })
         .collect();
     for s in &shares {
         let name = s.ctx.name().or_exit("read a GPU's name");
         let (a, b) = (s.range.start, s.range.end);
-        println!("GPU {} ({name}) holds elements {a}..{b}: input on GPU {}, output on GPU {}", s.ctx.ordinal(), s.input.ordinal(), s.output.ordinal());
+        println!(
+            "GPU {} ({name}) holds elements {a}..{b}: input on GPU {}, output on GPU {}",
+            s.ctx.ordinal(),
+            s.input.ordinal(),
+            s.output.ordinal()
+        );
     }
     // ANCHOR_END: shares
 
@@ -81,7 +105,8 @@ fn main() {
             let len = s.range.len() as i64;
             let mut launch = s.stream.launch_builder(&s.square);
             launch.arg(&s.input).arg(&mut s.output).arg(&len);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(s.range.len() as u32)) }.or_exit("launch square");
+            unsafe { launch.launch(LaunchConfig::for_num_elems(s.range.len() as u32)) }
+                .or_exit("launch square");
         }
         for s in shares.iter() {
             s.stream.synchronize().or_exit("wait for a GPU");
@@ -92,10 +117,18 @@ fn main() {
     let elapsed = square_everywhere();
     let mut result = vec![f32::NAN; n];
     for s in &shares {
-        s.stream.memcpy_dtoh(&s.output, &mut result[s.range.clone()]).or_exit("copy from a GPU");
+        s.stream
+            .memcpy_dtoh(&s.output, &mut result[s.range.clone()])
+            .or_exit("copy from a GPU");
     }
     // ANCHOR_END: compute
-    println!("squared {n} values on {using} GPU(s) in {} (wall time, after the copies in)", fmt_ms(elapsed));
+    println!(
+        "squared {n} values on {using} GPU(s) in {} (wall time, after the copies in)",
+        fmt_ms(elapsed)
+    );
     let want: Vec<f32> = data.iter().map(|x| x * x).collect();
-    println!("every square matches the CPU: {}", verdict(count_mismatches(&result, &want) == 0));
+    println!(
+        "every square matches the CPU: {}",
+        verdict(count_mismatches(&result, &want) == 0)
+    );
 }

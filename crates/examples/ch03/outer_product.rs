@@ -47,7 +47,9 @@ fn main() {
         beta: 0.0f32,
         ldc: n,
     };
-    let t_blas = time_gpu(&stream, 2, 10, || unsafe { blas.gemm(cfg, &y, &x, &mut by_blas) }.or_exit("run SGEMM"));
+    let t_blas = time_gpu(&stream, 2, 10, || {
+        unsafe { blas.gemm(cfg, &y, &x, &mut by_blas) }.or_exit("run SGEMM")
+    });
     // ANCHOR_END: cublas
 
     // ANCHOR: kernel
@@ -56,7 +58,8 @@ fn main() {
     let t_kernel = time_gpu(&stream, 2, 10, || {
         let mut launch = stream.launch_builder(&outer);
         launch.arg(&x).arg(&y).arg(&mut by_kernel).arg(&n).arg(&n);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((N * N) as u32)) }.or_exit("launch outer_product");
+        unsafe { launch.launch(LaunchConfig::for_num_elems((N * N) as u32)) }
+            .or_exit("launch outer_product");
     });
     // ANCHOR_END: kernel
 
@@ -68,14 +71,36 @@ fn main() {
     let blas_result = stream.clone_dtoh(&by_blas).or_exit("copy from the GPU");
     let kernel_result = stream.clone_dtoh(&by_kernel).or_exit("copy from the GPU");
     // One multiplication per element, rounded once: all three should agree bit for bit.
-    println!("cuBLAS matches ndarray exactly: {}", verdict(count_mismatches(&blas_result, want) == 0));
-    println!("the kernel matches ndarray exactly: {}", verdict(count_mismatches(&kernel_result, want) == 0));
+    println!(
+        "cuBLAS matches ndarray exactly: {}",
+        verdict(count_mismatches(&blas_result, want) == 0)
+    );
+    println!(
+        "the kernel matches ndarray exactly: {}",
+        verdict(count_mismatches(&kernel_result, want) == 0)
+    );
     // ANCHOR_END: check
 
     let bytes = (N * N * size_of::<f32>()) as f64 + 2.0 * (N * size_of::<f32>()) as f64;
-    record("outer product by SGEMM, 10000x10000", &t_blas, Work::Bytes(bytes));
-    record("outer product by a broadcasting kernel, 10000x10000", &t_kernel, Work::Bytes(bytes));
+    record(
+        "outer product by SGEMM, 10000x10000",
+        &t_blas,
+        Work::Bytes(bytes),
+    );
+    record(
+        "outer product by a broadcasting kernel, 10000x10000",
+        &t_kernel,
+        Work::Bytes(bytes),
+    );
     println!("{N} x {N} outer product ({:.0} MB written):", bytes / 1e6);
-    println!("  cuBLAS SGEMM, k = 1:  {:>9}  {:>10}", fmt_ms(t_blas.median_ms), fmt_gb_per_s(bytes, t_blas.median_ms));
-    println!("  broadcasting kernel:  {:>9}  {:>10}", fmt_ms(t_kernel.median_ms), fmt_gb_per_s(bytes, t_kernel.median_ms));
+    println!(
+        "  cuBLAS SGEMM, k = 1:  {:>9}  {:>10}",
+        fmt_ms(t_blas.median_ms),
+        fmt_gb_per_s(bytes, t_blas.median_ms)
+    );
+    println!(
+        "  broadcasting kernel:  {:>9}  {:>10}",
+        fmt_ms(t_kernel.median_ms),
+        fmt_gb_per_s(bytes, t_kernel.median_ms)
+    );
 }

@@ -29,8 +29,13 @@ fn main() {
     exp_series(&xs, &mut ys, 12);
 
     let want = xs.mapv(f64::exp);
-    let worst = ((&ys - &want) / &want).mapv(f64::abs).fold(0.0f64, |m, &r| m.max(r));
+    let worst = ((&ys - &want) / &want)
+        .mapv(f64::abs)
+        .fold(0.0f64, |m, &r| m.max(r));
     println!("largest relative difference from exp: {worst:.1e} (varies)");
-    println!("within 1e-7 everywhere (NumPy's assert_allclose default): {}", verdict(worst <= 1e-7));
+    println!(
+        "within 1e-7 everywhere (NumPy's assert_allclose default): {}",
+        verdict(worst <= 1e-7)
+    );
     // ANCHOR_END: check
 }

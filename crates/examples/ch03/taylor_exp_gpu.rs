@@ -39,15 +39,25 @@ fn main() {
                 factorial *= power as f64;
             }
             let mut launch = stream.launch_builder(&add_term);
-            launch.arg(&xs_gpu).arg(&mut *ys_gpu).arg(&power).arg(&factorial).arg(&n);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit("launch add_taylor_term");
+            launch
+                .arg(&xs_gpu)
+                .arg(&mut *ys_gpu)
+                .arg(&power)
+                .arg(&factorial)
+                .arg(&n);
+            unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }
+                .or_exit("launch add_taylor_term");
         }
     };
     exp_series_gpu(&mut ys_gpu);
     let ys = stream.clone_dtoh(&ys_gpu).or_exit("copy from the GPU");
     // ANCHOR_END: gpu
 
-    let worst = ys.iter().zip(&xs).map(|(y, x)| ((y - x.exp()) / x.exp()).abs()).fold(0.0f64, f64::max);
+    let worst = ys
+        .iter()
+        .zip(&xs)
+        .map(|(y, x)| ((y - x.exp()) / x.exp()).abs())
+        .fold(0.0f64, f64::max);
     println!("largest relative difference from the CPU's exp: {worst:.1e} (varies)");
     println!("within 1e-7 everywhere: {}", verdict(worst <= 1e-7));
 
@@ -58,7 +68,11 @@ fn main() {
     });
     // Each term reads xs and ys and writes ys; the zeroing writes ys once more.
     let bytes = ((3 * DEGREE + 1) as usize * N * size_of::<f64>()) as f64;
-    record("exp by 12 Taylor-term kernels, n=1e6, f64", &gpu, Work::Bytes(bytes));
+    record(
+        "exp by 12 Taylor-term kernels, n=1e6, f64",
+        &gpu,
+        Work::Bytes(bytes),
+    );
     let xs_cpu = Array1::from(xs);
     let cpu = time_cpu(1, 5, || {
         let mut ys = Array1::<f64>::zeros(N);
@@ -72,6 +86,10 @@ fn main() {
         ys
     });
     println!("ndarray on the CPU:  {:>9}", fmt_ms(cpu.median_ms));
-    println!("{DEGREE} kernels on the GPU: {:>9}  {:>10}", fmt_ms(gpu.median_ms), fmt_gb_per_s(bytes, gpu.median_ms));
+    println!(
+        "{DEGREE} kernels on the GPU: {:>9}  {:>10}",
+        fmt_ms(gpu.median_ms),
+        fmt_gb_per_s(bytes, gpu.median_ms)
+    );
     println!("GPU speedup: {}", fmt_times(cpu.median_ms / gpu.median_ms));
 }

@@ -29,7 +29,11 @@ struct Job {
 impl Job {
     fn launch(&mut self, blocks: u32) {
         let n = N as i64;
-        let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+        let cfg = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (THREADS, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let mut launch = self.stream.launch_builder(&self.kernel);
         launch.arg(&self.input).arg(&mut self.output).arg(&n);
         unsafe { launch.launch(cfg) }.or_exit(&format!("launch the kernel of {}", self.name));
@@ -45,18 +49,29 @@ fn main() {
 
     // ANCHOR: setup
     // Each job's data is made on the job's own stream, where it is used: no job waits for another.
-    let mut jobs: Vec<Job> = [("a * 2", "times_two"), ("b ** 2", "square"), ("sin(c)", "sine")]
-        .into_iter()
-        .enumerate()
-        .map(|(i, (name, kernel))| {
-            let stream = ctx.new_stream().or_exit("create a stream");
-            let rng = CudaRng::new(seed + i as u64, stream.clone()).or_exit("start cuRAND");
-            let mut input = alloc_poisoned::<f32>(&stream, N);
-            rng.fill_with_normal(&mut input, 0.0, 1.0).or_exit("fill with normal values");
-            let output = alloc_poisoned::<f32>(&stream, N);
-            Job { name, stream, input, output, kernel: kernel::function(&module, kernel) }
-        })
-        .collect();
+    let mut jobs: Vec<Job> = [
+        ("a * 2", "times_two"),
+        ("b ** 2", "square"),
+        ("sin(c)", "sine"),
+    ]
+    .into_iter()
+    .enumerate()
+    .map(|(i, (name, kernel))| {
+        let stream = ctx.new_stream().or_exit("create a stream");
+        let rng = CudaRng::new(seed + i as u64, stream.clone()).or_exit("start cuRAND");
+        let mut input = alloc_poisoned::<f32>(&stream, N);
+        rng.fill_with_normal(&mut input, 0.0, 1.0)
+            .or_exit("fill with normal values");
+        let output = alloc_poisoned::<f32>(&stream, N);
+        Job {
+            name,
+            stream,
+            input,
+            output,
+            kernel: kernel::function(&module, kernel),
+        }
+    })
+    .collect();
     // ANCHOR_END: setup
 
     let full = (N as u32).div_ceil(THREADS);
@@ -67,15 +82,26 @@ fn main() {
         for job in jobs.iter_mut() {
             let stream = job.stream.clone();
             let t = time_gpu(&stream, 2, 10, || job.launch(blocks));
-            println!("  {:<7} alone on its stream: {:>9}", job.name, fmt_ms(t.median_ms));
+            println!(
+                "  {:<7} alone on its stream: {:>9}",
+                job.name,
+                fmt_ms(t.median_ms)
+            );
             sum_alone += t.median_ms;
         }
         // ANCHOR_END: alone
         let together = together_ms(&mut jobs, blocks);
         println!("  sum of the three alone:         {:>9}", fmt_ms(sum_alone));
-        println!("  all three at once, three streams: {:>7}  ({} the sum)", fmt_ms(together), fmt_times(together / sum_alone));
+        println!(
+            "  all three at once, three streams: {:>7}  ({} the sum)",
+            fmt_ms(together),
+            fmt_times(together / sum_alone)
+        );
         if blocks < full {
-            println!("  at least 10% below the sum: {}", verdict(together < 0.9 * sum_alone));
+            println!(
+                "  at least 10% below the sum: {}",
+                verdict(together < 0.9 * sum_alone)
+            );
         }
         check(&jobs);
     }
@@ -112,12 +138,16 @@ fn together_ms(jobs: &mut [Job], blocks: u32) -> f64 {
 
 /// Each output against the CPU: a * 2 and b * b exactly, sin c to f32 accuracy.
 fn check(jobs: &[Job]) {
-    let host = |s: &CudaSlice<f32>, stream: &Arc<CudaStream>| stream.clone_dtoh(s).or_exit("copy from the GPU");
+    let host = |s: &CudaSlice<f32>, stream: &Arc<CudaStream>| {
+        stream.clone_dtoh(s).or_exit("copy from the GPU")
+    };
     for job in jobs {
         let x = host(&job.input, &job.stream);
         let got = host(&job.output, &job.stream);
         let ok = match job.name {
-            "a * 2" => count_mismatches(&got, &x.iter().map(|v| 2.0 * v).collect::<Vec<f32>>()) == 0,
+            "a * 2" => {
+                count_mismatches(&got, &x.iter().map(|v| 2.0 * v).collect::<Vec<f32>>()) == 0
+            }
             "b ** 2" => count_mismatches(&got, &x.iter().map(|v| v * v).collect::<Vec<f32>>()) == 0,
             _ => {
                 let want: Vec<f64> = x.iter().map(|&v| (v as f64).sin()).collect();

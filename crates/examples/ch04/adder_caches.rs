@@ -16,7 +16,9 @@ fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
 }
 
 fn add_rayon(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
-    zs.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+    zs.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| *z = xs[i] + ys[i]);
 }
 // ANCHOR_END: adders
 
@@ -25,7 +27,11 @@ fn sizes_up_to(largest: usize) -> Vec<usize> {
     let mut sizes = vec![1000];
     loop {
         let last = *sizes.last().unwrap();
-        let next = if last.to_string().starts_with('1') { last * 3 } else { last / 3 * 10 };
+        let next = if last.to_string().starts_with('1') {
+            last * 3
+        } else {
+            last / 3 * 10
+        };
         if next > largest {
             return sizes;
         }
@@ -51,7 +57,10 @@ fn main() {
     println!("inputs drawn with seed {seed} (varies)");
 
     // ANCHOR: sweep
-    println!("{:>10} {:>12} {:>10} {:>10} {:>12} {:>12} {:>8}", "n", "3 arrays KiB", "serial", "rayon", "serial", "rayon", "speedup");
+    println!(
+        "{:>10} {:>12} {:>10} {:>10} {:>12} {:>12} {:>8}",
+        "n", "3 arrays KiB", "serial", "rayon", "serial", "rayon", "speedup"
+    );
     let mut all_right = true;
     let sizes = sizes_up_to(largest);
     for &n in &sizes {
@@ -72,6 +81,9 @@ fn main() {
             fmt_times(serial.median_ms / rayon.median_ms)
         );
     }
-    println!("rayon's sums equal the serial ones at every size: {}", verdict(all_right));
+    println!(
+        "rayon's sums equal the serial ones at every size: {}",
+        verdict(all_right)
+    );
     // ANCHOR_END: sweep
 }

@@ -43,20 +43,36 @@ fn main() {
     };
     let n_arg = n as i32;
     let mut launch = stream.launch_builder(&adder);
-    launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&n_arg);
+    launch
+        .arg(&xs_dev)
+        .arg(&ys_dev)
+        .arg(&mut zs_dev)
+        .arg(&n_arg);
     // Unsafe: the compiler cannot check that the kernel's parameters are these arguments,
     // nor that its threads stay inside the buffers.
     unsafe { launch.launch(config) }.or_exit("launch the adder kernel");
-    let zs = stream.clone_dtoh(&zs_dev).or_exit("copy zs back from the GPU");
+    let zs = stream
+        .clone_dtoh(&zs_dev)
+        .or_exit("copy zs back from the GPU");
     // ANCHOR_END: launch
 
     // ANCHOR: check
     let launched = blocks * threads_per_block;
-    println!("grid: {blocks} blocks of {threads_per_block} threads = {launched} threads for {n} elements");
-    println!("threads that found no element (i >= n): {}", launched as usize - n);
+    println!(
+        "grid: {blocks} blocks of {threads_per_block} threads = {launched} threads for {n} elements"
+    );
+    println!(
+        "threads that found no element (i >= n): {}",
+        launched as usize - n
+    );
     let mut want = vec![0.0; n];
-    want.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+    want.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| *z = xs[i] + ys[i]);
     let wrong = count_mismatches(&zs, &want);
-    println!("the GPU's sums equal the CPU's exactly: {}", verdict(wrong == 0));
+    println!(
+        "the GPU's sums equal the CPU's exactly: {}",
+        verdict(wrong == 0)
+    );
     // ANCHOR_END: check
 }

@@ -32,7 +32,9 @@ fn adder_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
 /// The same kernel under rayon: which thread runs which index, and in what order, is
 /// rayon's business.
 fn adder_parallel(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
-    zs.par_iter_mut().enumerate().for_each(|(i, z)| adder_kernel(i, xs, ys, z));
+    zs.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| adder_kernel(i, xs, ys, z));
 }
 // ANCHOR_END: kernel
 
@@ -52,7 +54,11 @@ fn main() {
     adder_loop(&xs, &ys, &mut zs_loop);
     adder_serial(&xs, &ys, &mut zs_serial);
     adder_parallel(&xs, &ys, &mut zs_parallel);
-    let same = count_mismatches(&zs_serial, &zs_loop) == 0 && count_mismatches(&zs_parallel, &zs_loop) == 0;
-    println!("the kernel, called serially and by rayon, gives the plain loop's result: {}", verdict(same));
+    let same = count_mismatches(&zs_serial, &zs_loop) == 0
+        && count_mismatches(&zs_parallel, &zs_loop) == 0;
+    println!(
+        "the kernel, called serially and by rayon, gives the plain loop's result: {}",
+        verdict(same)
+    );
     // ANCHOR_END: main
 }

@@ -21,7 +21,8 @@ fn main() {
     let Some(path) = std::env::args().nth(1) else {
         fail("give the recorded output of adder_sweep, e.g. `adder_plot ch04/adder_sweep.gpu.txt`")
     };
-    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
     let gpu_name = text
         .lines()
         .find_map(|l| l.strip_prefix("GPU: "))
@@ -32,18 +33,24 @@ fn main() {
     let (mut serial, mut rayon, mut gpu) = (Vec::new(), Vec::new(), Vec::new());
     for line in text.lines() {
         let w: Vec<&str> = line.split_whitespace().collect();
-        let Some(n) = w.first().and_then(|t| t.parse::<f64>().ok()) else { continue };
+        let Some(n) = w.first().and_then(|t| t.parse::<f64>().ok()) else {
+            continue;
+        };
         if w.len() != 8 {
             continue;
         }
-        if let (Some(s), Some(r), Some(g)) = (micros(w[1], w[2]), micros(w[3], w[4]), micros(w[5], w[6])) {
+        if let (Some(s), Some(r), Some(g)) =
+            (micros(w[1], w[2]), micros(w[3], w[4]), micros(w[5], w[6]))
+        {
             serial.push((n, s));
             rayon.push((n, r));
             gpu.push((n, g));
         }
     }
     if gpu.len() < 2 {
-        fail(&format!("{path} holds no table of adder timings; run adder_sweep on a GPU first"));
+        fail(&format!(
+            "{path} holds no table of adder timings; run adder_sweep on a GPU first"
+        ));
     }
 
     let chart = Chart {
@@ -53,9 +60,18 @@ fn main() {
         log_x: true,
         log_y: true,
         series: vec![
-            Series { label: "CPU, serial".into(), points: serial },
-            Series { label: "CPU, rayon".into(), points: rayon },
-            Series { label: gpu_name.to_string(), points: gpu },
+            Series {
+                label: "CPU, serial".into(),
+                points: serial,
+            },
+            Series {
+                label: "CPU, rayon".into(),
+                points: rayon,
+            },
+            Series {
+                label: gpu_name.to_string(),
+                points: gpu,
+            },
         ],
     };
     println!("<!-- drawn by `adder_plot {path}` -->");

@@ -20,7 +20,9 @@ fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
 }
 
 fn add_rayon(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
-    zs.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+    zs.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| *z = xs[i] + ys[i]);
 }
 
 /// 1000, 3000, 10000, 30000, ... up to `largest`.
@@ -28,7 +30,11 @@ fn sizes_up_to(largest: usize) -> Vec<usize> {
     let mut sizes = vec![1000];
     loop {
         let last = *sizes.last().unwrap();
-        let next = if last.to_string().starts_with('1') { last * 3 } else { last / 3 * 10 };
+        let next = if last.to_string().starts_with('1') {
+            last * 3
+        } else {
+            last / 3 * 10
+        };
         if next > largest {
             return sizes;
         }
@@ -37,12 +43,23 @@ fn sizes_up_to(largest: usize) -> Vec<usize> {
 }
 
 fn main() {
-    let largest = arg_usize(1, "the largest array length", 100_000_000, 1000, 400_000_000);
+    let largest = arg_usize(
+        1,
+        "the largest array length",
+        100_000_000,
+        1000,
+        400_000_000,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
-    println!("data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared", data_cache_kib(1), data_cache_kib(2), data_cache_kib(3));
+    println!(
+        "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared",
+        data_cache_kib(1),
+        data_cache_kib(2),
+        data_cache_kib(3)
+    );
     let module = load(&ctx, &kernel_file!("ch04-adder.cu"), false);
     let adder = function(&module, "adder");
 
@@ -55,7 +72,10 @@ fn main() {
     let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
 
     // ANCHOR: sweep
-    println!("{:>11} {:>12} {:>12} {:>10} {:>14}", "n", "CPU serial", "CPU rayon", "GPU", "GPU vs best CPU");
+    println!(
+        "{:>11} {:>12} {:>12} {:>10} {:>14}",
+        "n", "CPU serial", "CPU rayon", "GPU", "GPU vs best CPU"
+    );
     let mut all_right = true;
     let sizes = sizes_up_to(largest);
     for &n in &sizes {
@@ -66,15 +86,26 @@ fn main() {
 
         let mut zs_dev = alloc_poisoned::<f64>(&stream, n);
         let blocks = (n as u32).div_ceil(256);
-        let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let n_arg = n as i32;
         let gpu = time_gpu(&stream, 3, 20, || {
             let mut launch = stream.launch_builder(&adder);
-            launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&n_arg);
+            launch
+                .arg(&xs_dev)
+                .arg(&ys_dev)
+                .arg(&mut zs_dev)
+                .arg(&n_arg);
             unsafe { launch.launch(config) }.or_exit("launch the adder kernel");
         });
-        let zs_gpu = stream.clone_dtoh(&zs_dev).or_exit("copy zs back from the GPU");
-        all_right &= count_mismatches(&zs_gpu, &zs_cpu) == 0 && count_mismatches(&zs_serial, &zs_cpu) == 0;
+        let zs_gpu = stream
+            .clone_dtoh(&zs_dev)
+            .or_exit("copy zs back from the GPU");
+        all_right &=
+            count_mismatches(&zs_gpu, &zs_cpu) == 0 && count_mismatches(&zs_serial, &zs_cpu) == 0;
 
         println!(
             "{n:>11} {:>12} {:>12} {:>10} {:>14}",
@@ -86,9 +117,15 @@ fn main() {
         if n == *sizes.last().unwrap() {
             let bytes = 24.0 * n as f64; // two arrays read, one written
             record(&format!("adder, n={n} f64"), &gpu, Work::Bytes(bytes));
-            println!("GPU adder at n = {n}: {} for three arrays of f64", fmt_gb_per_s(bytes, gpu.median_ms));
+            println!(
+                "GPU adder at n = {n}: {} for three arrays of f64",
+                fmt_gb_per_s(bytes, gpu.median_ms)
+            );
         }
     }
-    println!("the three sums agree exactly at every size: {}", verdict(all_right));
+    println!(
+        "the three sums agree exactly at every size: {}",
+        verdict(all_right)
+    );
     // ANCHOR_END: sweep
 }

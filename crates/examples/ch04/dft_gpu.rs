@@ -21,9 +21,18 @@ fn flat(v: &[float2]) -> Vec<f64> {
 
 // ANCHOR: launch
 /// One thread per output k, 256 threads per block.
-fn run_dft(stream: &Arc<CudaStream>, (name, kernel): (&str, &CudaFunction), xs: &CudaSlice<float2>, n: usize) -> (f64, Vec<float2>) {
+fn run_dft(
+    stream: &Arc<CudaStream>,
+    (name, kernel): (&str, &CudaFunction),
+    xs: &CudaSlice<float2>,
+    n: usize,
+) -> (f64, Vec<float2>) {
     let mut out = alloc_poisoned::<float2>(stream, n);
-    let config = LaunchConfig { grid_dim: ((n as u32).div_ceil(256), 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig {
+        grid_dim: ((n as u32).div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let n_arg = n as i32;
     let t = time_gpu(stream, 1, 5, || {
         let mut launch = stream.launch_builder(kernel);
@@ -31,8 +40,15 @@ fn run_dft(stream: &Arc<CudaStream>, (name, kernel): (&str, &CudaFunction), xs: 
         unsafe { launch.launch(config) }.or_exit("launch the DFT kernel");
     });
     // 8 floating-point operations per term (a complex multiply-add), not counting sincos.
-    record(&format!("{name}, n={n}"), &t, Work::Flops(8.0 * (n * n) as f64));
-    (t.median_ms, stream.clone_dtoh(&out).or_exit("copy X back from the GPU"))
+    record(
+        &format!("{name}, n={n}"),
+        &t,
+        Work::Flops(8.0 * (n * n) as f64),
+    );
+    (
+        t.median_ms,
+        stream.clone_dtoh(&out).or_exit("copy X back from the GPU"),
+    )
 }
 // ANCHOR_END: launch
 
@@ -50,10 +66,20 @@ fn main() {
 
     // ANCHOR: compare
     for n in [100_000usize, 131_072] {
-        let xs: Vec<float2> = (0..n).map(|_| float2 { x: rng.f32() * 2.0 - 1.0, y: rng.f32() * 2.0 - 1.0 }).collect();
+        let xs: Vec<float2> = (0..n)
+            .map(|_| float2 {
+                x: rng.f32() * 2.0 - 1.0,
+                y: rng.f32() * 2.0 - 1.0,
+            })
+            .collect();
         // The reference: the same f32 inputs, transformed in f64 on the CPU.
-        let mut want: Vec<Complex64> = xs.iter().map(|c| Complex64::new(c.x as f64, c.y as f64)).collect();
-        FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut want);
+        let mut want: Vec<Complex64> = xs
+            .iter()
+            .map(|c| Complex64::new(c.x as f64, c.y as f64))
+            .collect();
+        FftPlanner::<f64>::new()
+            .plan_fft_forward(n)
+            .process(&mut want);
         let want: Vec<f64> = want.iter().flat_map(|c| [c.re, c.im]).collect();
 
         let mut xs_dev = stream.clone_htod(&xs).or_exit("copy x to the GPU");
@@ -61,12 +87,16 @@ fn main() {
         let (t_reduced, x_reduced) = run_dft(&stream, ("dft_reduced_phase", &reduced), &xs_dev, n);
 
         // cuFFT in f32 on the same input (it leaves the input unchanged out of place).
-        let fft = CudaFft::plan_1d(n as i32, cufftType::CUFFT_C2C, 1, stream.clone()).or_exit("plan a cuFFT transform");
+        let fft = CudaFft::plan_1d(n as i32, cufftType::CUFFT_C2C, 1, stream.clone())
+            .or_exit("plan a cuFFT transform");
         let mut x_fft = alloc_poisoned::<float2>(&stream, n);
         let t_fft = time_gpu(&stream, 1, 5, || {
-            fft.exec_c2c(&mut xs_dev, &mut x_fft, FftDirection::Forward).or_exit("run cuFFT");
+            fft.exec_c2c(&mut xs_dev, &mut x_fft, FftDirection::Forward)
+                .or_exit("run cuFFT");
         });
-        let x_fft = stream.clone_dtoh(&x_fft).or_exit("copy cuFFT's result back");
+        let x_fft = stream
+            .clone_dtoh(&x_fft)
+            .or_exit("copy cuFFT's result back");
 
         let (e_naive, e_reduced, e_fft) = (
             relative_error(&flat(&x_naive), &want),
@@ -74,12 +104,30 @@ fn main() {
             relative_error(&flat(&x_fft), &want),
         );
         println!("N = {n}");
-        println!("  naive phase:   {:>9}, relative error {e_naive:.1e} (varies)", fmt_ms(t_naive));
-        println!("  reduced phase: {:>9}, relative error {e_reduced:.1e} (varies)", fmt_ms(t_reduced));
-        println!("  cuFFT:         {:>9}, relative error {e_fft:.1e} (varies)", fmt_ms(t_fft.median_ms));
-        println!("  naive phase within 1e-4 of the float64 FFT:   {}", verdict(e_naive <= 1e-4));
-        println!("  reduced phase within 1e-4 of the float64 FFT: {}", verdict(e_reduced <= 1e-4));
-        println!("  reduced phase within 1e-4 of cuFFT:           {}", verdict(relative_error(&flat(&x_reduced), &flat(&x_fft)) <= 1e-4));
+        println!(
+            "  naive phase:   {:>9}, relative error {e_naive:.1e} (varies)",
+            fmt_ms(t_naive)
+        );
+        println!(
+            "  reduced phase: {:>9}, relative error {e_reduced:.1e} (varies)",
+            fmt_ms(t_reduced)
+        );
+        println!(
+            "  cuFFT:         {:>9}, relative error {e_fft:.1e} (varies)",
+            fmt_ms(t_fft.median_ms)
+        );
+        println!(
+            "  naive phase within 1e-4 of the float64 FFT:   {}",
+            verdict(e_naive <= 1e-4)
+        );
+        println!(
+            "  reduced phase within 1e-4 of the float64 FFT: {}",
+            verdict(e_reduced <= 1e-4)
+        );
+        println!(
+            "  reduced phase within 1e-4 of cuFFT:           {}",
+            verdict(relative_error(&flat(&x_reduced), &flat(&x_fft)) <= 1e-4)
+        );
     }
     // ANCHOR_END: compare
 }

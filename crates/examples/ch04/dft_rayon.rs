@@ -29,7 +29,9 @@ fn dft_serial(xs: &[Complex64], out: &mut [Complex64]) {
 }
 
 fn dft_parallel(xs: &[Complex64], out: &mut [Complex64]) {
-    out.par_iter_mut().enumerate().for_each(|(k, x_k)| dft_kernel(k, xs, x_k));
+    out.par_iter_mut()
+        .enumerate()
+        .for_each(|(k, x_k)| dft_kernel(k, xs, x_k));
 }
 // ANCHOR_END: kernel
 
@@ -42,7 +44,9 @@ fn main() {
     println!("{}", describe_cpu());
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let xs: Vec<Complex64> = (0..n).map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0)).collect();
+    let xs: Vec<Complex64> = (0..n)
+        .map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0))
+        .collect();
     println!("N = {n} complex values, seed {seed} (varies)");
 
     // ANCHOR: time
@@ -52,12 +56,26 @@ fn main() {
     let t_parallel = time_cpu(1, 3, || dft_parallel(&xs, &mut parallel));
     println!("serial loops:   {}", fmt_ms(t_serial.median_ms));
     println!("rayon over k:   {}", fmt_ms(t_parallel.median_ms));
-    println!("speedup:        {}", fmt_times(t_serial.median_ms / t_parallel.median_ms));
+    println!(
+        "speedup:        {}",
+        fmt_times(t_serial.median_ms / t_parallel.median_ms)
+    );
     // ANCHOR_END: time
 
     let mut fft = xs.clone();
-    FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut fft);
-    let (e_serial, e_parallel) = (relative_error(&flat(&serial), &flat(&fft)), relative_error(&flat(&parallel), &flat(&fft)));
-    println!("both agree with rustfft's FFT to 1e-10: {}", verdict(e_serial < 1e-10 && e_parallel < 1e-10));
-    println!("rayon's result equals the serial one exactly: {}", verdict(serial == parallel));
+    FftPlanner::<f64>::new()
+        .plan_fft_forward(n)
+        .process(&mut fft);
+    let (e_serial, e_parallel) = (
+        relative_error(&flat(&serial), &flat(&fft)),
+        relative_error(&flat(&parallel), &flat(&fft)),
+    );
+    println!(
+        "both agree with rustfft's FFT to 1e-10: {}",
+        verdict(e_serial < 1e-10 && e_parallel < 1e-10)
+    );
+    println!(
+        "rayon's result equals the serial one exactly: {}",
+        verdict(serial == parallel)
+    );
 }

@@ -30,14 +30,21 @@ fn main() {
     // ANCHOR: check
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let xs: Vec<Complex64> = (0..n).map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0)).collect();
+    let xs: Vec<Complex64> = (0..n)
+        .map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0))
+        .collect();
     println!("N = {n} complex values, seed {seed} (varies)");
     let ours = dft(&xs);
 
     let mut fft = xs.clone();
-    FftPlanner::<f64>::new().plan_fft_forward(n).process(&mut fft);
+    FftPlanner::<f64>::new()
+        .plan_fft_forward(n)
+        .process(&mut fft);
     let err = relative_error(&flat(&ours), &flat(&fft));
     println!("relative difference from rustfft's FFT: {err:.1e} (varies)");
-    println!("the loops agree with the FFT to 1e-12: {}", verdict(err < 1e-12));
+    println!(
+        "the loops agree with the FFT to 1e-12: {}",
+        verdict(err < 1e-12)
+    );
     // ANCHOR_END: check
 }

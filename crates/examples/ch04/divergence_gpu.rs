@@ -34,11 +34,17 @@ fn main() {
     let seed = fresh_seed();
     let input = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     println!("{n} threads, {steps} dependent multiply-adds each, seed {seed} (varies)");
-    let input_dev = stream.clone_htod(&input).or_exit("copy the input to the GPU");
+    let input_dev = stream
+        .clone_htod(&input)
+        .or_exit("copy the input to the GPU");
 
     // ANCHOR: run
     let threads = 256u32;
-    let config = LaunchConfig { grid_dim: ((n as u32).div_ceil(threads), 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig {
+        grid_dim: ((n as u32).div_ceil(threads), 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let (n_arg, steps_arg) = (n as i32, steps as i32);
     let mut times = Vec::new();
     for (name, warp_of) in [("split_every_warp", 1usize), ("split_no_warp", 32usize)] {
@@ -46,19 +52,38 @@ fn main() {
         // thread number (or, for the second kernel, its warp number) is even.
         let want: Vec<f32> = (0..n)
             .into_par_iter()
-            .map(|i| if (i % threads as usize / warp_of) % 2 == 0 { path_a(input[i], steps) } else { path_b(input[i], steps) })
+            .map(|i| {
+                if (i % threads as usize / warp_of) % 2 == 0 {
+                    path_a(input[i], steps)
+                } else {
+                    path_b(input[i], steps)
+                }
+            })
             .collect();
         let kernel = function(&module, name);
         let mut out = alloc_poisoned::<f32>(&stream, n);
         let t = time_gpu(&stream, 2, 10, || {
             let mut launch = stream.launch_builder(&kernel);
-            launch.arg(&input_dev).arg(&mut out).arg(&n_arg).arg(&steps_arg);
+            launch
+                .arg(&input_dev)
+                .arg(&mut out)
+                .arg(&n_arg)
+                .arg(&steps_arg);
             unsafe { launch.launch(config) }.or_exit("launch the divergence kernel");
         });
-        let got = stream.clone_dtoh(&out).or_exit("copy the result back from the GPU");
-        println!("{name:<17} {:>9}, every value equals the CPU's: {}", fmt_ms(t.median_ms), verdict(count_mismatches(&got, &want) == 0));
+        let got = stream
+            .clone_dtoh(&out)
+            .or_exit("copy the result back from the GPU");
+        println!(
+            "{name:<17} {:>9}, every value equals the CPU's: {}",
+            fmt_ms(t.median_ms),
+            verdict(count_mismatches(&got, &want) == 0)
+        );
         times.push(t.median_ms);
     }
-    println!("splitting every warp costs {} the time of splitting none", fmt_times(times[0] / times[1]));
+    println!(
+        "splitting every warp costs {} the time of splitting none",
+        fmt_times(times[0] / times[1])
+    );
     // ANCHOR_END: run
 }

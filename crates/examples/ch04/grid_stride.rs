@@ -24,14 +24,21 @@ fn run(
     reps: usize,
 ) -> (Timing, Vec<f64>) {
     let mut zs = alloc_poisoned::<f64>(stream, n);
-    let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let n_arg = n as i32;
     let t = time_gpu(stream, 1, reps, || {
         let mut launch = stream.launch_builder(kernel);
         launch.arg(xs).arg(ys).arg(&mut zs).arg(&n_arg);
         unsafe { launch.launch(config) }.or_exit("launch the grid-stride adder");
     });
-    (t, stream.clone_dtoh(&zs).or_exit("copy zs back from the GPU"))
+    (
+        t,
+        stream.clone_dtoh(&zs).or_exit("copy zs back from the GPU"),
+    )
 }
 
 fn main() {
@@ -41,7 +48,9 @@ fn main() {
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
     let grid_stride = function(&module, "adder_grid_stride");
     let grid_stride_raw = function(&module, "adder_grid_stride_raw");
-    let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
+    let sms = ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .or_exit("count the SMs") as u32;
 
     // 2^24 doubles per array: three arrays of 128 MiB, far more than the L2 cache holds.
     let n = 1usize << 24;
@@ -51,7 +60,9 @@ fn main() {
     let ys = rng.vec_f64(n, -1.0, 1.0);
     println!("n = {n} f64 per array, seed {seed} (varies)");
     let mut want = vec![0.0; n];
-    want.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+    want.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| *z = xs[i] + ys[i]);
     let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
     let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
     let inputs = (&xs_dev, &ys_dev);
@@ -65,13 +76,20 @@ fn main() {
         ("1 block per SM", sms),
         ("a single block", 1),
     ];
-    println!("{:<24} {:>8} {:>10} {:>10} {:>12}  all sums right", "grid", "blocks", "threads", "time", "bandwidth");
+    println!(
+        "{:<24} {:>8} {:>10} {:>10} {:>12}  all sums right",
+        "grid", "blocks", "threads", "time", "bandwidth"
+    );
     let mut full = 0.0;
     for (name, blocks) in configs {
         let reps = if blocks == 1 { 3 } else { 20 };
         let (t, zs) = run(&stream, &grid_stride, inputs, n, blocks, threads, reps);
         let right = count_mismatches(&zs, &want) == 0;
-        record(&format!("grid-stride adder, {name}"), &t, Work::Bytes(bytes));
+        record(
+            &format!("grid-stride adder, {name}"),
+            &t,
+            Work::Bytes(bytes),
+        );
         println!(
             "{name:<24} {blocks:>8} {:>10} {:>10} {:>12}  {}",
             blocks * threads,
@@ -82,13 +100,19 @@ fn main() {
         if blocks == configs[0].1 {
             full = t.median_ms;
         } else if blocks == 1 {
-            println!("one block of {threads} threads is {} slower than the full grid", fmt_times(t.median_ms / full));
+            println!(
+                "one block of {threads} threads is {} slower than the full grid",
+                fmt_times(t.median_ms / full)
+            );
         }
     }
     // ANCHOR_END: configs
 
     // ANCHOR: raw
     let (_, zs_raw) = run(&stream, &grid_stride_raw, inputs, n, 8 * sms, threads, 1);
-    println!("the raw-index kernel gives the same sums: {}", verdict(count_mismatches(&zs_raw, &want) == 0));
+    println!(
+        "the raw-index kernel gives the same sums: {}",
+        verdict(count_mismatches(&zs_raw, &want) == 0)
+    );
     // ANCHOR_END: raw
 }

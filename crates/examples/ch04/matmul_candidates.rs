@@ -14,10 +14,18 @@ struct Matrix {
 
 impl Matrix {
     fn zeros(rows: usize, cols: usize) -> Matrix {
-        Matrix { rows, cols, data: vec![0.0; rows * cols] }
+        Matrix {
+            rows,
+            cols,
+            data: vec![0.0; rows * cols],
+        }
     }
     fn random(rows: usize, cols: usize, rng: &mut Rng) -> Matrix {
-        Matrix { rows, cols, data: rng.vec_f64(rows * cols, -1.0, 1.0) }
+        Matrix {
+            rows,
+            cols,
+            data: rng.vec_f64(rows * cols, -1.0, 1.0),
+        }
     }
 }
 
@@ -100,7 +108,10 @@ fn main() {
     }
     // Each element sums its n products in the same order, so the results agree to the bit.
     let same = c1 == c2 && c2 == c3 && c3 == c4;
-    println!("run serially, the four candidates give the same C: {}", verdict(same));
+    println!(
+        "run serially, the four candidates give the same C: {}",
+        verdict(same)
+    );
     // ANCHOR_END: serial
 
     // ANCHOR: parallel
@@ -110,23 +121,39 @@ fn main() {
     let mut c2_par = vec![0.0; m * p];
     c2_par.par_iter_mut().enumerate().for_each(|(ij, c_ij)| {
         let (i, j) = (ij / p, ij % p);
-        *c_ij = (0..n).map(|k| a[(i, k)] * b[(k, j)]).fold(0.0, |s, x| s + x);
+        *c_ij = (0..n)
+            .map(|k| a[(i, k)] * b[(k, j)])
+            .fold(0.0, |s, x| s + x);
     });
     let mut c4_par = vec![0.0; m * p];
     c4_par.par_chunks_mut(p).enumerate().for_each(|(i, row)| {
         for (j, c_ij) in row.iter_mut().enumerate() {
-            *c_ij = (0..n).map(|k| a[(i, k)] * b[(k, j)]).fold(0.0, |s, x| s + x);
+            *c_ij = (0..n)
+                .map(|k| a[(i, k)] * b[(k, j)])
+                .fold(0.0, |s, x| s + x);
         }
     });
-    println!("candidates 2 and 4 under rayon give the same C: {}", verdict(c2_par == c2.data && c4_par == c2.data));
+    println!(
+        "candidates 2 and 4 under rayon give the same C: {}",
+        verdict(c2_par == c2.data && c4_par == c2.data)
+    );
     // ANCHOR_END: parallel
 
     // ANCHOR: threads
     println!("threads each candidate's grid would launch:");
-    println!("{:>20} {:>12} {:>12} {:>12} {:>12}", "A and B", "candidate 1", "candidate 2", "candidate 3", "candidate 4");
+    println!(
+        "{:>20} {:>12} {:>12} {:>12} {:>12}",
+        "A and B", "candidate 1", "candidate 2", "candidate 3", "candidate 4"
+    );
     for (m, n, p) in [(32u64, 16u64, 24u64), (2048, 2048, 2048)] {
         let shape = format!("{m}x{n}, {n}x{p}");
-        println!("{shape:>20} {:>12} {:>12} {:>12} {:>12}", m * n * p, m * p, m * n, m);
+        println!(
+            "{shape:>20} {:>12} {:>12} {:>12} {:>12}",
+            m * n * p,
+            m * p,
+            m * n,
+            m
+        );
     }
     // ANCHOR_END: threads
 }

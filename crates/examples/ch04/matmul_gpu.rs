@@ -56,7 +56,9 @@ fn main() {
     let t_blas = time_gpu(&stream, 2, 10, || {
         unsafe { blas.gemm(cfg, &b_dev, &a_dev, &mut c_blas) }.or_exit("run cuBLAS SGEMM");
     });
-    let c_blas_host = stream.clone_dtoh(&c_blas).or_exit("copy C back from the GPU");
+    let c_blas_host = stream
+        .clone_dtoh(&c_blas)
+        .or_exit("copy C back from the GPU");
     record("cuBLAS SGEMM, n=2048", &t_blas, Work::Flops(flops));
     // ANCHOR_END: cublas
 
@@ -83,7 +85,13 @@ fn main() {
         let mut c: CudaSlice<f32> = alloc_poisoned(&stream, m * p);
         let t = time_gpu(&stream, 2, 10, || {
             let mut launch = stream.launch_builder(&kernel);
-            launch.arg(&a_dev).arg(&b_dev).arg(&mut c).arg(&mi).arg(&ni).arg(&pi);
+            launch
+                .arg(&a_dev)
+                .arg(&b_dev)
+                .arg(&mut c)
+                .arg(&mi)
+                .arg(&ni)
+                .arg(&pi);
             unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
         });
         record(&format!("{name}, n=2048"), &t, Work::Flops(flops));
@@ -93,19 +101,37 @@ fn main() {
 
     // ANCHOR: report
     let as_f64 = |v: &[f32]| -> Vec<f64> { v.iter().map(|&x| x as f64).collect() };
-    println!("{:<24} {:>9} {:>14} {:>12}", "kernel", "time", "rate", "of cuBLAS");
+    println!(
+        "{:<24} {:>9} {:>14} {:>12}",
+        "kernel", "time", "rate", "of cuBLAS"
+    );
     for (name, t, _) in &results {
-        println!("{name:<24} {:>9} {:>14} {:>12}", fmt_ms(t.median_ms), fmt_gflop_per_s(flops, t.median_ms), fmt_times(t_blas.median_ms / t.median_ms));
+        println!(
+            "{name:<24} {:>9} {:>14} {:>12}",
+            fmt_ms(t.median_ms),
+            fmt_gflop_per_s(flops, t.median_ms),
+            fmt_times(t_blas.median_ms / t.median_ms)
+        );
     }
-    println!("{:<24} {:>9} {:>14}", "cuBLAS SGEMM", fmt_ms(t_blas.median_ms), fmt_gflop_per_s(flops, t_blas.median_ms));
+    println!(
+        "{:<24} {:>9} {:>14}",
+        "cuBLAS SGEMM",
+        fmt_ms(t_blas.median_ms),
+        fmt_gflop_per_s(flops, t_blas.median_ms)
+    );
     for (name, _, c) in &results {
         let err = relative_error(&as_f64(c), &want);
         let vs_blas = relative_error(c, &c_blas_host);
-        println!("{name}: relative error {err:.1e} against ndarray (f64), {vs_blas:.1e} against cuBLAS (varies)");
+        println!(
+            "{name}: relative error {err:.1e} against ndarray (f64), {vs_blas:.1e} against cuBLAS (varies)"
+        );
         println!("{name}: within 1e-5 of ndarray: {}", verdict(err < 1e-5));
     }
     let blas_err = relative_error(&as_f64(&c_blas_host), &want);
-    println!("cuBLAS: within 1e-5 of ndarray: {}", verdict(blas_err < 1e-5));
+    println!(
+        "cuBLAS: within 1e-5 of ndarray: {}",
+        verdict(blas_err < 1e-5)
+    );
     // ANCHOR_END: report
 }
 

@@ -19,7 +19,8 @@ fn main() {
     let (m, n, p) = (256usize, 256usize, 256usize);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let mut small = |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(5) as f32 - 2.0).collect() };
+    let mut small =
+        |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(5) as f32 - 2.0).collect() };
     let (a, b) = (small(m * n), small(n * p));
     let mut want = vec![0.0f32; m * p];
     for i in 0..m {
@@ -38,11 +39,26 @@ fn main() {
     // ANCHOR: launches
     let candidates = [
         // candidate 1: x over k, y over j, z over i; 32×8 threads per block
-        ("matmul_racy_ijk", "candidate 1, a thread per (i, j, k)", (n.div_ceil(32), p.div_ceil(8), m), (32, 8, 1)),
+        (
+            "matmul_racy_ijk",
+            "candidate 1, a thread per (i, j, k)",
+            (n.div_ceil(32), p.div_ceil(8), m),
+            (32, 8, 1),
+        ),
         // candidate 3: x over k, y over i
-        ("matmul_racy_ik", "candidate 3, a thread per (i, k)", (n.div_ceil(32), m.div_ceil(8), 1), (32, 8, 1)),
+        (
+            "matmul_racy_ik",
+            "candidate 3, a thread per (i, k)",
+            (n.div_ceil(32), m.div_ceil(8), 1),
+            (32, 8, 1),
+        ),
         // candidate 2: x over j, y over i
-        ("matmul_sum_in_register", "candidate 2, a thread per (i, j)", (p.div_ceil(16), m.div_ceil(16), 1), (16, 16, 1)),
+        (
+            "matmul_sum_in_register",
+            "candidate 2, a thread per (i, j)",
+            (p.div_ceil(16), m.div_ceil(16), 1),
+            (16, 16, 1),
+        ),
     ];
     for (kernel, name, grid, block) in candidates {
         let f = function(&module, kernel);
@@ -59,12 +75,25 @@ fn main() {
             shared_mem_bytes: 0,
         };
         let mut launch = stream.launch_builder(&f);
-        launch.arg(&a_dev).arg(&b_dev).arg(&mut c_dev).arg(&dims.0).arg(&dims.1).arg(&dims.2);
+        launch
+            .arg(&a_dev)
+            .arg(&b_dev)
+            .arg(&mut c_dev)
+            .arg(&dims.0)
+            .arg(&dims.1)
+            .arg(&dims.2);
         unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
-        let c = stream.clone_dtoh(&c_dev).or_exit("copy C back from the GPU");
+        let c = stream
+            .clone_dtoh(&c_dev)
+            .or_exit("copy C back from the GPU");
         let wrong = count_mismatches(&c, &want);
         println!("{name}: C equals the CPU's: {}", verdict(wrong == 0));
-        println!("    wrong elements: {wrong} of {}; C[0][0] = {} where the CPU has {} (varies)", m * p, c[0], want[0]);
+        println!(
+            "    wrong elements: {wrong} of {}; C[0][0] = {} where the CPU has {} (varies)",
+            m * p,
+            c[0],
+            want[0]
+        );
     }
     // ANCHOR_END: launches
 }

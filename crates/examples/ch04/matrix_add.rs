@@ -24,7 +24,9 @@ fn main() {
     let ys = rng.vec_f64(rows * cols, -1.0, 1.0);
     println!("two {rows}x{cols} matrices of f64, seed {seed} (varies)");
     let mut want = vec![0.0; rows * cols];
-    want.par_iter_mut().enumerate().for_each(|(i, z)| *z = xs[i] + ys[i]);
+    want.par_iter_mut()
+        .enumerate()
+        .for_each(|(i, z)| *z = xs[i] + ys[i]);
     let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
     let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
     let bytes = 24.0 * (rows * cols) as f64;
@@ -33,23 +35,49 @@ fn main() {
     // 32×32 threads per block; enough blocks along each axis to cover the matrix.
     let block = (32u32, 32u32, 1u32);
     for (name, grid) in [
-        ("matrix_add_2d", ((cols as u32).div_ceil(32), (rows as u32).div_ceil(32), 1)),
-        ("matrix_add_row_from_x", ((rows as u32).div_ceil(32), (cols as u32).div_ceil(32), 1)),
+        (
+            "matrix_add_2d",
+            ((cols as u32).div_ceil(32), (rows as u32).div_ceil(32), 1),
+        ),
+        (
+            "matrix_add_row_from_x",
+            ((rows as u32).div_ceil(32), (cols as u32).div_ceil(32), 1),
+        ),
     ] {
         let kernel = function(&module, name);
-        let config = LaunchConfig { grid_dim: grid, block_dim: block, shared_mem_bytes: 0 };
+        let config = LaunchConfig {
+            grid_dim: grid,
+            block_dim: block,
+            shared_mem_bytes: 0,
+        };
         let mut zs_dev = alloc_poisoned::<f64>(&stream, rows * cols);
         let (r, c) = (rows as i32, cols as i32);
         let t = time_gpu(&stream, 2, 10, || {
             let mut launch = stream.launch_builder(&kernel);
-            launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&r).arg(&c);
+            launch
+                .arg(&xs_dev)
+                .arg(&ys_dev)
+                .arg(&mut zs_dev)
+                .arg(&r)
+                .arg(&c);
             unsafe { launch.launch(config) }.or_exit("launch the matrix adder");
         });
-        let zs = stream.clone_dtoh(&zs_dev).or_exit("copy the sum back from the GPU");
-        record(&format!("{name}, {rows}x{cols} f64"), &t, Work::Bytes(bytes));
-        println!("{name:<22} grid {:>3}x{:<3} blocks of 32x32: {:>9}, {:>10}, all sums right: {}",
-            grid.0, grid.1, fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms),
-            verdict(count_mismatches(&zs, &want) == 0));
+        let zs = stream
+            .clone_dtoh(&zs_dev)
+            .or_exit("copy the sum back from the GPU");
+        record(
+            &format!("{name}, {rows}x{cols} f64"),
+            &t,
+            Work::Bytes(bytes),
+        );
+        println!(
+            "{name:<22} grid {:>3}x{:<3} blocks of 32x32: {:>9}, {:>10}, all sums right: {}",
+            grid.0,
+            grid.1,
+            fmt_ms(t.median_ms),
+            fmt_gb_per_s(bytes, t.median_ms),
+            verdict(count_mismatches(&zs, &want) == 0)
+        );
     }
     // ANCHOR_END: launch
 }

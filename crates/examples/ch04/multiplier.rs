@@ -30,20 +30,37 @@ fn main() {
     // 1. The launch configuration: 256 threads per block, enough blocks for one element each.
     let threads = 256u32;
     let blocks = (n as u32).div_ceil(threads);
-    let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (threads, 1, 1),
+        shared_mem_bytes: 0,
+    };
     // 2. The launch.
     let n_arg = n as i32;
     let t = time_gpu(&stream, 2, 10, || {
         let mut launch = stream.launch_builder(&multiplier);
-        launch.arg(&xs_dev).arg(&ys_dev).arg(&mut zs_dev).arg(&n_arg);
+        launch
+            .arg(&xs_dev)
+            .arg(&ys_dev)
+            .arg(&mut zs_dev)
+            .arg(&n_arg);
         unsafe { launch.launch(config) }.or_exit("launch the multiplier");
     });
     // 3. The test: IEEE multiplication is exact to the bit on both sides.
-    let zs = stream.clone_dtoh(&zs_dev).or_exit("copy zs back from the GPU");
+    let zs = stream
+        .clone_dtoh(&zs_dev)
+        .or_exit("copy zs back from the GPU");
     let want: Vec<f64> = xs.par_iter().zip(&ys).map(|(x, y)| x * y).collect();
-    println!("every product equals the CPU's: {}", verdict(count_mismatches(&zs, &want) == 0));
+    println!(
+        "every product equals the CPU's: {}",
+        verdict(count_mismatches(&zs, &want) == 0)
+    );
     // ANCHOR_END: solution
     let bytes = 24.0 * n as f64;
     record("multiplier, n=1.2e7 f64", &t, Work::Bytes(bytes));
-    println!("{blocks} blocks of {threads} threads: {}, {}", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
+    println!(
+        "{blocks} blocks of {threads} threads: {}, {}",
+        fmt_ms(t.median_ms),
+        fmt_gb_per_s(bytes, t.median_ms)
+    );
 }

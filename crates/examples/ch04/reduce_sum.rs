@@ -16,8 +16,18 @@ use rayon::prelude::*;
 
 /// Time `kernel` (xs, total, n) with `blocks` blocks of 256 threads, then run it once more
 /// from a zero total and return that sum.
-fn run_sum(stream: &Arc<CudaStream>, kernel: &CudaFunction, xs: &CudaSlice<f64>, n: usize, blocks: u32) -> (Timing, f64) {
-    let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+fn run_sum(
+    stream: &Arc<CudaStream>,
+    kernel: &CudaFunction,
+    xs: &CudaSlice<f64>,
+    n: usize,
+    blocks: u32,
+) -> (Timing, f64) {
+    let config = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let n_arg = n as i32;
     let mut total = stream.alloc_zeros::<f64>(1).or_exit("allocate the total");
     let launch = |total: &mut CudaSlice<f64>| {
@@ -29,7 +39,10 @@ fn run_sum(stream: &Arc<CudaStream>, kernel: &CudaFunction, xs: &CudaSlice<f64>,
     let t = time_gpu(stream, 2, 10, || launch(&mut total));
     stream.memset_zeros(&mut total).or_exit("zero the total");
     launch(&mut total);
-    (t, stream.clone_dtoh(&total).or_exit("copy the total back")[0])
+    (
+        t,
+        stream.clone_dtoh(&total).or_exit("copy the total back")[0],
+    )
 }
 
 fn main() {
@@ -58,8 +71,17 @@ fn main() {
     println!("{blocks} blocks of 256 threads, 4 elements per thread:");
     for name in ["sum_racy", "sum_atomic_per_thread", "sum_block_tree"] {
         let (t, got) = run_sum(&stream, &function(&module, name), &xs_dev, n, blocks);
-        record(&format!("{name}, n={n} f64, {blocks} blocks"), &t, Work::Bytes(bytes));
-        println!("  {name:<22} {:>9} {:>12}  equals the CPU's sum: {}", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms), right(got));
+        record(
+            &format!("{name}, n={n} f64, {blocks} blocks"),
+            &t,
+            Work::Bytes(bytes),
+        );
+        println!(
+            "  {name:<22} {:>9} {:>12}  equals the CPU's sum: {}",
+            fmt_ms(t.median_ms),
+            fmt_gb_per_s(bytes, t.median_ms),
+            right(got)
+        );
         println!("  {:<22} sum: {got:.6} (varies)", "");
     }
     // ANCHOR_END: three
@@ -68,12 +90,26 @@ fn main() {
     // The tree again, with just as many blocks as the GPU holds at once: every block stays
     // for the whole run, and there are only that many atomic additions.
     let tree = function(&module, "sum_block_tree");
-    let per_sm = tree.occupancy_max_active_blocks_per_multiprocessor(256, 0, None).or_exit("ask for the occupancy");
-    let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
+    let per_sm = tree
+        .occupancy_max_active_blocks_per_multiprocessor(256, 0, None)
+        .or_exit("ask for the occupancy");
+    let sms = ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .or_exit("count the SMs") as u32;
     let blocks = per_sm * sms;
     let (t, got) = run_sum(&stream, &tree, &xs_dev, n, blocks);
-    record(&format!("sum_block_tree, n={n} f64, {blocks} blocks"), &t, Work::Bytes(bytes));
+    record(
+        &format!("sum_block_tree, n={n} f64, {blocks} blocks"),
+        &t,
+        Work::Bytes(bytes),
+    );
     println!("{blocks} blocks of 256 threads ({per_sm} per SM, one wave):");
-    println!("  {:<22} {:>9} {:>12}  equals the CPU's sum: {}", "sum_block_tree", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms), right(got));
+    println!(
+        "  {:<22} {:>9} {:>12}  equals the CPU's sum: {}",
+        "sum_block_tree",
+        fmt_ms(t.median_ms),
+        fmt_gb_per_s(bytes, t.median_ms),
+        right(got)
+    );
     // ANCHOR_END: one_wave
 }

@@ -12,18 +12,28 @@ fn main() {
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
     let grid_stride = function(&module, "adder_grid_stride");
-    let limit = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK).or_exit("read the block limit");
+    let limit = ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
+        .or_exit("read the block limit");
     println!("this GPU allows at most {limit} threads per block");
 
     let n = 1usize << 20;
-    let xs = stream.clone_htod(&vec![1.0f64; n]).or_exit("copy xs to the GPU");
-    let ys = stream.clone_htod(&vec![2.0f64; n]).or_exit("copy ys to the GPU");
+    let xs = stream
+        .clone_htod(&vec![1.0f64; n])
+        .or_exit("copy xs to the GPU");
+    let ys = stream
+        .clone_htod(&vec![2.0f64; n])
+        .or_exit("copy ys to the GPU");
     let mut zs = alloc_poisoned::<f64>(&stream, n);
     let n_arg = n as i32;
 
     // ANCHOR: launch
     for threads in [1024u32, 4096] {
-        let config = LaunchConfig { grid_dim: (64, 1, 1), block_dim: (threads, 1, 1), shared_mem_bytes: 0 };
+        let config = LaunchConfig {
+            grid_dim: (64, 1, 1),
+            block_dim: (threads, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let mut launch = stream.launch_builder(&grid_stride);
         launch.arg(&xs).arg(&ys).arg(&mut zs).arg(&n_arg);
         match unsafe { launch.launch(config) } {
@@ -32,13 +42,28 @@ fn main() {
                 println!("{threads} threads per block: launched and finished");
             }
             Err(e) => {
-                let name = e.error_name().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                let why = e.error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-                println!("{threads} threads per block: the driver refused the launch with {name} ({why}).");
+                let name = e
+                    .error_name()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let why = e
+                    .error_string()
+                    .map(|s| s.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                println!(
+                    "{threads} threads per block: the driver refused the launch with {name} ({why})."
+                );
             }
         }
     }
     // ANCHOR_END: launch
     let zs = stream.clone_dtoh(&zs).or_exit("copy zs back from the GPU");
-    println!("the 1024-thread launch filled every element: {}", if zs.iter().all(|&z| z == 3.0) { "yes" } else { "NO" });
+    println!(
+        "the 1024-thread launch filled every element: {}",
+        if zs.iter().all(|&z| z == 3.0) {
+            "yes"
+        } else {
+            "NO"
+        }
+    );
 }

@@ -18,11 +18,21 @@ fn main() {
 
     // ANCHOR: count
     let module = load(&ctx, &kernel_file!("ch05-counter.cu"), false);
-    let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (blocks as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let count_with = |name: &str| -> u32 {
         let kernel = function(&module, name);
         let mut d_counter = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        unsafe { stream.launch_builder(&kernel).arg(&mut d_counter).launch(cfg) }.or_exit("launch a counter kernel");
+        unsafe {
+            stream
+                .launch_builder(&kernel)
+                .arg(&mut d_counter)
+                .launch(cfg)
+        }
+        .or_exit("launch a counter kernel");
         stream.clone_dtoh(&d_counter).or_exit("copy from the GPU")[0]
     };
     let plain = count_with("count_plain");
@@ -32,5 +42,8 @@ fn main() {
     println!("atomicAdd: counted {atomic}");
     // ANCHOR_END: count
     println!("plain += lost updates: {}", verdict(plain < n as u32));
-    println!("atomicAdd counted every thread: {}", verdict(atomic == n as u32));
+    println!(
+        "atomicAdd counted every thread: {}",
+        verdict(atomic == n as u32)
+    );
 }

@@ -32,14 +32,25 @@ fn main() {
     let block_sum_atomic = function(&module, "block_sum_atomic");
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let blocks = n.div_ceil(THREADS);
-    let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (blocks as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     println!("{n} floats, {blocks} blocks, so {blocks} atomic additions");
     println!("float64 sum on the CPU: {reference:.2} (varies)");
     let mut totals = Vec::new();
     for launch in 0..3 {
         let mut d_total = stream.alloc_zeros::<f32>(1).or_exit("allocate GPU memory");
-        unsafe { stream.launch_builder(&block_sum_atomic).arg(&d_x).arg(&(n as i32)).arg(&mut d_total).launch(cfg) }
-            .or_exit("launch block_sum_atomic");
+        unsafe {
+            stream
+                .launch_builder(&block_sum_atomic)
+                .arg(&d_x)
+                .arg(&(n as i32))
+                .arg(&mut d_total)
+                .launch(cfg)
+        }
+        .or_exit("launch block_sum_atomic");
         let total = stream.clone_dtoh(&d_total).or_exit("copy from the GPU")[0];
         let error = (total as f64 - reference).abs() / reference;
         println!("launch {launch}: float32 total {total:.2}, relative error {error:.1e} (varies)");
@@ -51,12 +62,24 @@ fn main() {
     let mut distinct: Vec<u32> = totals.iter().map(|t| t.to_bits()).collect();
     distinct.sort();
     distinct.dedup();
-    println!("different totals among the 3 launches: {} (varies)", distinct.len());
-    let spread = totals.iter().fold(f32::MIN, |a, &b| a.max(b)) - totals.iter().fold(f32::MAX, |a, &b| a.min(b));
+    println!(
+        "different totals among the 3 launches: {} (varies)",
+        distinct.len()
+    );
+    let spread = totals.iter().fold(f32::MIN, |a, &b| a.max(b))
+        - totals.iter().fold(f32::MAX, |a, &b| a.min(b));
     println!("largest minus smallest total: {spread} (varies)");
-    println!("float32 values near the total are {} apart (varies)", float32_spacing(totals[0]));
-    let close = totals.iter().all(|&t| ((t as f64 - reference) / reference).abs() < 1e-4);
-    println!("every launch within 1e-4 of the float64 sum: {}", verdict(close));
+    println!(
+        "float32 values near the total are {} apart (varies)",
+        float32_spacing(totals[0])
+    );
+    let close = totals
+        .iter()
+        .all(|&t| ((t as f64 - reference) / reference).abs() < 1e-4);
+    println!(
+        "every launch within 1e-4 of the float64 sum: {}",
+        verdict(close)
+    );
     // ANCHOR_END: verdicts
     println!("seed {seed} (varies)");
 }

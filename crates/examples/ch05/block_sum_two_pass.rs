@@ -18,16 +18,31 @@ const THREADS: usize = 256;
 
 // ANCHOR: two_pass
 /// Reduce `d_x` to one float: 2^24 values become 65,536 partial sums, then 256, then 1.
-fn sum_without_atomics(stream: &Arc<CudaStream>, partial_sums: &CudaFunction, d_x: &CudaSlice<f32>) -> f32 {
+fn sum_without_atomics(
+    stream: &Arc<CudaStream>,
+    partial_sums: &CudaFunction,
+    d_x: &CudaSlice<f32>,
+) -> f32 {
     let mut len = d_x.len();
     let mut current: Option<CudaSlice<f32>> = None;
     while len > 1 || current.is_none() {
         let blocks = len.div_ceil(THREADS);
         let mut next = alloc_poisoned::<f32>(stream, blocks);
         let input = current.as_ref().unwrap_or(d_x);
-        let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
-        unsafe { stream.launch_builder(partial_sums).arg(input).arg(&(len as i32)).arg(&mut next).launch(cfg) }
-            .or_exit("launch block_partial_sums");
+        let cfg = LaunchConfig {
+            grid_dim: (blocks as u32, 1, 1),
+            block_dim: (THREADS as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        unsafe {
+            stream
+                .launch_builder(partial_sums)
+                .arg(input)
+                .arg(&(len as i32))
+                .arg(&mut next)
+                .launch(cfg)
+        }
+        .or_exit("launch block_partial_sums");
         current = Some(next);
         len = blocks;
     }
@@ -79,7 +94,9 @@ fn main() {
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: runs
-    let totals: Vec<f32> = (0..3).map(|_| sum_without_atomics(&stream, &partial_sums, &d_x)).collect();
+    let totals: Vec<f32> = (0..3)
+        .map(|_| sum_without_atomics(&stream, &partial_sums, &d_x))
+        .collect();
     for (run, total) in totals.iter().enumerate() {
         println!("run {run}: two-pass float32 total {total:.2} (varies)");
     }
@@ -87,16 +104,31 @@ fn main() {
     println!("float32 sum on the CPU in the kernel's order: {same_order:.2} (varies)");
     let identical = totals.iter().all(|t| t.to_bits() == totals[0].to_bits());
     println!("the three runs are bit-identical: {}", verdict(identical));
-    println!("bit-identical to the CPU in the same order: {}", verdict(totals[0].to_bits() == same_order.to_bits()));
+    println!(
+        "bit-identical to the CPU in the same order: {}",
+        verdict(totals[0].to_bits() == same_order.to_bits())
+    );
     let error = (totals[0] as f64 - reference).abs() / reference;
-    println!("within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-4));
+    println!(
+        "within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)",
+        verdict(error < 1e-4)
+    );
     // ANCHOR_END: runs
 
     let t = time_gpu(&stream, 1, 5, || {
         sum_without_atomics(&stream, &partial_sums, &d_x);
     });
     let bytes = (n * size_of::<f32>()) as f64;
-    record(&format!("two-pass block sum, n={n}"), &t, Work::Bytes(bytes));
-    println!("two-pass sum, all passes and the copy back: {} median of {}, {}", fmt_ms(t.median_ms), t.reps, fmt_gb_per_s(bytes, t.median_ms));
+    record(
+        &format!("two-pass block sum, n={n}"),
+        &t,
+        Work::Bytes(bytes),
+    );
+    println!(
+        "two-pass sum, all passes and the copy back: {} median of {}, {}",
+        fmt_ms(t.median_ms),
+        t.reps,
+        fmt_gb_per_s(bytes, t.median_ms)
+    );
     println!("seed {seed} (varies)");
 }

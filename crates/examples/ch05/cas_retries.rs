@@ -23,14 +23,23 @@ fn main() {
     let random = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let mut ascending = random.clone();
     ascending.par_sort_unstable_by(f32::total_cmp);
-    let want = random.par_iter().copied().reduce(|| f32::NEG_INFINITY, f32::max);
+    let want = random
+        .par_iter()
+        .copied()
+        .reduce(|| f32::NEG_INFINITY, f32::max);
 
     // ANCHOR: retries
-    let cfg = LaunchConfig { grid_dim: (n.div_ceil(THREADS) as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let mut retries = Vec::new();
     for (label, values) in [("random order", &random), ("ascending", &ascending)] {
         let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
-        let mut d_result = stream.clone_htod(&[f32::NEG_INFINITY]).or_exit("copy to the GPU");
+        let mut d_result = stream
+            .clone_htod(&[f32::NEG_INFINITY])
+            .or_exit("copy to the GPU");
         let mut d_retries = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
         unsafe {
             stream
@@ -44,11 +53,17 @@ fn main() {
         .or_exit("launch max_float_cas_counted");
         let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
         let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
-        println!("{label:<12}: right maximum: {}, retries: {count} (varies)", verdict(got == want));
+        println!(
+            "{label:<12}: right maximum: {}, retries: {count} (varies)",
+            verdict(got == want)
+        );
         retries.push(count);
     }
     let ratio = retries[1] as f64 / retries[0].max(1) as f64;
-    println!("ascending input made {} as many retries as random order", fmt_times(ratio));
+    println!(
+        "ascending input made {} as many retries as random order",
+        fmt_times(ratio)
+    );
     // ANCHOR_END: retries
     println!("seed {seed} (varies)");
 }

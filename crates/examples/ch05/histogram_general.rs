@@ -25,10 +25,13 @@ fn histogram_cpu(data: &[u8]) -> Vec<u32> {
             }
             h
         })
-        .reduce(|| vec![0u32; 256], |mut a, b| {
-            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-            a
-        })
+        .reduce(
+            || vec![0u32; 256],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
 }
 
 // ANCHOR: general
@@ -43,19 +46,40 @@ struct Bincount {
 impl Bincount {
     fn largest_value(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>) -> u32 {
         let mut d_largest = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        unsafe { stream.launch_builder(&self.largest).arg(data).arg(&(data.len() as i32)).arg(&mut d_largest).launch(self.grid) }
-            .or_exit("launch bincount_largest_u8");
+        unsafe {
+            stream
+                .launch_builder(&self.largest)
+                .arg(data)
+                .arg(&(data.len() as i32))
+                .arg(&mut d_largest)
+                .launch(self.grid)
+        }
+        .or_exit("launch bincount_largest_u8");
         stream.clone_dtoh(&d_largest).or_exit("copy from the GPU")[0] // waits for the GPU
     }
 
-    fn count_into(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>, bins: &mut CudaSlice<u32>) {
-        unsafe { stream.launch_builder(&self.count).arg(data).arg(&(data.len() as i32)).arg(bins).launch(self.grid) }
-            .or_exit("launch bincount_count_u8");
+    fn count_into(
+        &self,
+        stream: &Arc<CudaStream>,
+        data: &CudaSlice<u8>,
+        bins: &mut CudaSlice<u32>,
+    ) {
+        unsafe {
+            stream
+                .launch_builder(&self.count)
+                .arg(data)
+                .arg(&(data.len() as i32))
+                .arg(bins)
+                .launch(self.grid)
+        }
+        .or_exit("launch bincount_count_u8");
     }
 
     fn histogram(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>) -> CudaSlice<u32> {
         let bins = self.largest_value(stream, data) as usize + 1;
-        let mut d_bins = stream.alloc_zeros::<u32>(bins).or_exit("allocate GPU memory");
+        let mut d_bins = stream
+            .alloc_zeros::<u32>(bins)
+            .or_exit("allocate GPU memory");
         self.count_into(stream, data, &mut d_bins);
         d_bins
     }
@@ -71,8 +95,14 @@ fn main() {
     let data = Rng::new(seed).bytes(n);
     let want = histogram_cpu(&data);
     let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
-    let sms = ctx.attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
-    let grid = LaunchConfig { grid_dim: (4 * sms, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let sms = ctx
+        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .or_exit("count the SMs") as u32;
+    let grid = LaunchConfig {
+        grid_dim: (4 * sms, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
 
     let general_module = load(&ctx, &kernel_file!("ch05-bincount.cu"), false);
     let bincount = Bincount {
@@ -84,31 +114,78 @@ fn main() {
     let hist_shared_wide = function(&custom_module, "hist_shared_wide");
 
     // ANCHOR: compare
-    let general = stream.clone_dtoh(&bincount.histogram(&stream, &d_data)).or_exit("copy from the GPU");
-    let mut d_custom = stream.alloc_zeros::<u32>(256).or_exit("allocate GPU memory");
+    let general = stream
+        .clone_dtoh(&bincount.histogram(&stream, &d_data))
+        .or_exit("copy from the GPU");
+    let mut d_custom = stream
+        .alloc_zeros::<u32>(256)
+        .or_exit("allocate GPU memory");
     let custom_launch = |bins: &mut CudaSlice<u32>| {
-        unsafe { stream.launch_builder(&hist_shared_wide).arg(&d_data).arg(&(n as i32)).arg(bins).launch(grid) }
-            .or_exit("launch hist_shared_wide");
+        unsafe {
+            stream
+                .launch_builder(&hist_shared_wide)
+                .arg(&d_data)
+                .arg(&(n as i32))
+                .arg(bins)
+                .launch(grid)
+        }
+        .or_exit("launch hist_shared_wide");
     };
     custom_launch(&mut d_custom);
     let custom = stream.clone_dtoh(&d_custom).or_exit("copy from the GPU");
-    println!("{n} random bytes; general: {} bins, matches the CPU: {}", general.len(), verdict(general == want));
-    println!("custom: 256 bins, matches the CPU: {}", verdict(custom == want));
+    println!(
+        "{n} random bytes; general: {} bins, matches the CPU: {}",
+        general.len(),
+        verdict(general == want)
+    );
+    println!(
+        "custom: 256 bins, matches the CPU: {}",
+        verdict(custom == want)
+    );
 
-    let whole = time_gpu(&stream, 2, 20, || drop(bincount.histogram(&stream, &d_data)));
+    let whole = time_gpu(&stream, 2, 20, || {
+        drop(bincount.histogram(&stream, &d_data))
+    });
     let largest = time_gpu(&stream, 2, 20, || {
         bincount.largest_value(&stream, &d_data);
     });
-    let mut d_bins = stream.alloc_zeros::<u32>(256).or_exit("allocate GPU memory");
-    let count = time_gpu(&stream, 2, 20, || bincount.count_into(&stream, &d_data, &mut d_bins));
+    let mut d_bins = stream
+        .alloc_zeros::<u32>(256)
+        .or_exit("allocate GPU memory");
+    let count = time_gpu(&stream, 2, 20, || {
+        bincount.count_into(&stream, &d_data, &mut d_bins)
+    });
     let mine = time_gpu(&stream, 2, 20, || custom_launch(&mut d_custom));
-    println!("general, the whole call:                      {}", fmt_ms(whole.median_ms));
-    println!("  of which finding the largest value:         {}", fmt_ms(largest.median_ms));
-    println!("  of which counting with global atomics:      {}", fmt_ms(count.median_ms));
-    println!("custom 256-bin shared histogram:              {}", fmt_ms(mine.median_ms));
-    println!("knowing the data is worth, in this run:       {}", fmt_times(whole.median_ms / mine.median_ms));
+    println!(
+        "general, the whole call:                      {}",
+        fmt_ms(whole.median_ms)
+    );
+    println!(
+        "  of which finding the largest value:         {}",
+        fmt_ms(largest.median_ms)
+    );
+    println!(
+        "  of which counting with global atomics:      {}",
+        fmt_ms(count.median_ms)
+    );
+    println!(
+        "custom 256-bin shared histogram:              {}",
+        fmt_ms(mine.median_ms)
+    );
+    println!(
+        "knowing the data is worth, in this run:       {}",
+        fmt_times(whole.median_ms / mine.median_ms)
+    );
     // ANCHOR_END: compare
-    record(&format!("general bincount, {n} bytes"), &whole, Work::Bytes(2.0 * n as f64));
-    record(&format!("custom shared histogram, {n} bytes"), &mine, Work::Bytes(n as f64));
+    record(
+        &format!("general bincount, {n} bytes"),
+        &whole,
+        Work::Bytes(2.0 * n as f64),
+    );
+    record(
+        &format!("custom shared histogram, {n} bytes"),
+        &mine,
+        Work::Bytes(n as f64),
+    );
     println!("seed {seed} (varies)");
 }

@@ -22,10 +22,13 @@ fn histogram_cpu(data: &[u32], bins: usize) -> Vec<u32> {
             }
             h
         })
-        .reduce(|| vec![0u32; bins], |mut a, b| {
-            a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
-            a
-        })
+        .reduce(
+            || vec![0u32; bins],
+            |mut a, b| {
+                a.iter_mut().zip(&b).for_each(|(x, y)| *x += y);
+                a
+            },
+        )
 }
 
 fn main() {
@@ -39,8 +42,13 @@ fn main() {
     let sms = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     // ANCHOR: limits
     let default_limit = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    let opt_in_limit = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    println!("shared memory per block: {} KiB unless the kernel asks for more, {} KiB at most", default_limit / 1024, opt_in_limit / 1024);
+    let opt_in_limit =
+        device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    println!(
+        "shared memory per block: {} KiB unless the kernel asks for more, {} KiB at most",
+        default_limit / 1024,
+        opt_in_limit / 1024
+    );
     // ANCHOR_END: limits
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
@@ -51,13 +59,18 @@ fn main() {
         let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
         // ANCHOR: launch
         let shared_bytes = bins * size_of::<u32>();
-        println!("{bins} bins: {} KiB of shared memory per block", shared_bytes / 1024);
+        println!(
+            "{bins} bins: {} KiB of shared memory per block",
+            shared_bytes / 1024
+        );
         let cfg = LaunchConfig {
             grid_dim: ((4 * sms) as u32, 1, 1),
             block_dim: (THREADS as u32, 1, 1),
             shared_mem_bytes: shared_bytes as u32,
         };
-        let mut d_out = stream.alloc_zeros::<u32>(bins).or_exit("allocate GPU memory");
+        let mut d_out = stream
+            .alloc_zeros::<u32>(bins)
+            .or_exit("allocate GPU memory");
         let launch = |d_out: &mut CudaSlice<u32>| unsafe {
             stream
                 .launch_builder(&hist_shared_bins)
@@ -68,16 +81,26 @@ fn main() {
                 .launch(cfg)
         };
         if let Err(refused) = launch(&mut d_out) {
-            let why = refused.error_string().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
+            let why = refused
+                .error_string()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
             println!("  the launch was refused: {:?} ({why})", refused.0);
             hist_shared_bins
-                .set_attribute(CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, shared_bytes as i32)
+                .set_attribute(
+                    CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    shared_bytes as i32,
+                )
                 .or_exit("raise the kernel's shared-memory limit");
             println!("  raised the kernel's limit to {} KiB", shared_bytes / 1024);
             launch(&mut d_out).or_exit("launch hist_shared_bins");
         }
         let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
-        println!("  bins that differ from the CPU: {}, matches the CPU: {}", count_mismatches(&got, &want), verdict(got == want));
+        println!(
+            "  bins that differ from the CPU: {}, matches the CPU: {}",
+            count_mismatches(&got, &want),
+            verdict(got == want)
+        );
         // ANCHOR_END: launch
     }
     println!("seed {seed} (varies)");

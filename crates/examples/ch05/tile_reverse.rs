@@ -38,16 +38,28 @@ fn main() {
         block_dim: (TILE as u32, 1, 1),
         shared_mem_bytes: 0, // the kernel's tile is static: its size is in the PTX
     };
-    unsafe { stream.launch_builder(&reverse_tiles).arg(&d_x).arg(&mut d_out).launch(one_block_per_tile) }
-        .or_exit("launch reverse_tiles");
+    unsafe {
+        stream
+            .launch_builder(&reverse_tiles)
+            .arg(&d_x)
+            .arg(&mut d_out)
+            .launch(one_block_per_tile)
+    }
+    .or_exit("launch reverse_tiles");
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     // ANCHOR_END: launch
 
     // ANCHOR: print
     println!("{n} floats in {tiles} tiles of {TILE}");
     println!("x,   slots 0..4 of tile 0:     {} (varies)", show(&x[..4]));
-    println!("out, slots 252..256 of tile 0: {} (varies)", show(&out[TILE - 4..TILE]));
-    println!("elements that differ from the CPU: {}", count_mismatches(&out, &want));
+    println!(
+        "out, slots 252..256 of tile 0: {} (varies)",
+        show(&out[TILE - 4..TILE])
+    );
+    println!(
+        "elements that differ from the CPU: {}",
+        count_mismatches(&out, &want)
+    );
     println!("matches the CPU: {}", verdict(out == want));
     println!("seed {seed} (varies)");
     // ANCHOR_END: print

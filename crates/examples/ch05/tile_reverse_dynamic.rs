@@ -16,9 +16,17 @@ fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of floats (a multiple of 512)", 1 << 20, 512, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of floats (a multiple of 512)",
+        1 << 20,
+        512,
+        1 << 28,
+    );
     if !n.is_multiple_of(512) {
-        course::cli::fail(&format!("the number of floats must be a multiple of 512, not {n}"));
+        course::cli::fail(&format!(
+            "the number of floats must be a multiple of 512, not {n}"
+        ));
     }
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -37,8 +45,14 @@ fn main() {
             block_dim: (tile as u32, 1, 1),
             shared_mem_bytes: (tile * size_of::<f32>()) as u32, // the kernel's `extern __shared__` tile
         };
-        unsafe { stream.launch_builder(&reverse_tiles_dynamic).arg(&d_x).arg(&mut d_out).launch(cfg) }
-            .or_exit("launch reverse_tiles_dynamic");
+        unsafe {
+            stream
+                .launch_builder(&reverse_tiles_dynamic)
+                .arg(&d_x)
+                .arg(&mut d_out)
+                .launch(cfg)
+        }
+        .or_exit("launch reverse_tiles_dynamic");
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let want = reverse_each_tile(&x, tile);
         println!(

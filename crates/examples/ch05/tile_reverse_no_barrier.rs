@@ -32,11 +32,21 @@ fn main() {
     let module = load(&ctx, &kernel_file!("ch05-no-barrier.cu"), false);
     let reverse_no_barrier = function(&module, "reverse_tiles_no_barrier");
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
-    let cfg = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (TILE as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (tiles as u32, 1, 1),
+        block_dim: (TILE as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     for launch in 0..3 {
         let mut d_out = alloc_poisoned::<f32>(&stream, n);
-        unsafe { stream.launch_builder(&reverse_no_barrier).arg(&d_x).arg(&mut d_out).launch(cfg) }
-            .or_exit("launch reverse_tiles_no_barrier");
+        unsafe {
+            stream
+                .launch_builder(&reverse_no_barrier)
+                .arg(&d_x)
+                .arg(&mut d_out)
+                .launch(cfg)
+        }
+        .or_exit("launch reverse_tiles_no_barrier");
         ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);

@@ -120,7 +120,10 @@ fn main() {
         ("one Barrier, two waits per step", smooth_barrier),
     ];
     let serial = time_cpu(0, 3, || smooth_serial(&x, steps));
-    println!("{:<34}{:>10}   elements that differ from serial", "way", "time");
+    println!(
+        "{:<34}{:>10}   elements that differ from serial",
+        "way", "time"
+    );
     println!("{:<34}{:>10}", "serial", fmt_ms(serial.median_ms));
     let mut all_exact = true;
     for (name, smooth) in ways {
@@ -130,6 +133,9 @@ fn main() {
         let t = time_cpu(0, 3, || smooth(&x, steps, threads));
         println!("{name:<34}{:>10}   {wrong}", fmt_ms(t.median_ms));
     }
-    println!("both ways match the serial loop exactly: {}", verdict(all_exact));
+    println!(
+        "both ways match the serial loop exactly: {}",
+        verdict(all_exact)
+    );
     // ANCHOR_END: main
 }

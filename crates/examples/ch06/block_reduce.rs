@@ -19,21 +19,48 @@ const THREADS: u32 = 256;
 
 /// Time `kernel(x, n, total)` on `blocks` blocks, then run it once more from a zero total and
 /// return that sum. The timed runs add into the total; only the last run is checked.
-fn run_sum(stream: &Arc<CudaStream>, kernel: &CudaFunction, x: &CudaSlice<f32>, n: usize, blocks: u32) -> (Timing, f32) {
-    let cfg = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 };
+fn run_sum(
+    stream: &Arc<CudaStream>,
+    kernel: &CudaFunction,
+    x: &CudaSlice<f32>,
+    n: usize,
+    blocks: u32,
+) -> (Timing, f32) {
+    let cfg = LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let n_arg = n as i32;
     let mut total = stream.alloc_zeros::<f32>(1).or_exit("allocate the total");
     let launch = |total: &mut CudaSlice<f32>| {
-        unsafe { stream.launch_builder(kernel).arg(x).arg(&n_arg).arg(total).launch(cfg) }.or_exit("launch a sum kernel");
+        unsafe {
+            stream
+                .launch_builder(kernel)
+                .arg(x)
+                .arg(&n_arg)
+                .arg(total)
+                .launch(cfg)
+        }
+        .or_exit("launch a sum kernel");
     };
     let t = time_gpu(stream, 3, 20, || launch(&mut total));
     stream.memset_zeros(&mut total).or_exit("zero the total");
     launch(&mut total);
-    (t, stream.clone_dtoh(&total).or_exit("copy the total back")[0])
+    (
+        t,
+        stream.clone_dtoh(&total).or_exit("copy the total back")[0],
+    )
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of floats", problem_size(1 << 26, 1 << 20), 1024, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of floats",
+        problem_size(1 << 26, 1 << 20),
+        1024,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -48,38 +75,75 @@ fn main() {
     let cpu = time_cpu(1, 5, || x.par_iter().map(|&v| v as f64).sum::<f64>());
     let want: f64 = x.par_iter().map(|&v| v as f64).sum();
     let bytes = 4.0 * n as f64;
-    println!("{n} floats in [0, 1) ({} MiB), seed {seed} (varies)", n * 4 >> 20);
+    println!(
+        "{n} floats in [0, 1) ({} MiB), seed {seed} (varies)",
+        n * 4 >> 20
+    );
     println!("float64 sum on the CPU with rayon: {want:.1} (varies)");
-    println!("  rayon: {}, {}", fmt_ms(cpu.median_ms), fmt_gb_per_s(bytes, cpu.median_ms));
+    println!(
+        "  rayon: {}, {}",
+        fmt_ms(cpu.median_ms),
+        fmt_gb_per_s(bytes, cpu.median_ms)
+    );
     // ANCHOR_END: cpu
 
     // ANCHOR: ceiling
     // The ceiling: copying the same 4n bytes to another buffer reads them and writes them.
     let d_x = stream.clone_htod(&x).or_exit("copy x to the GPU");
     let mut d_copy = stream.alloc_zeros::<f32>(n).or_exit("allocate GPU memory");
-    let copy = time_gpu(&stream, 3, 20, || stream.memcpy_dtod(&d_x, &mut d_copy).or_exit("copy on the GPU"));
+    let copy = time_gpu(&stream, 3, 20, || {
+        stream
+            .memcpy_dtod(&d_x, &mut d_copy)
+            .or_exit("copy on the GPU")
+    });
     let copy_rate = 2.0 * bytes / copy.median_ms;
-    record(&format!("device-to-device copy, {n} f32"), &copy, Work::Bytes(2.0 * bytes));
-    println!("device-to-device copy of the same bytes: {}, {} (read + written)", fmt_ms(copy.median_ms), fmt_gb_per_s(2.0 * bytes, copy.median_ms));
+    record(
+        &format!("device-to-device copy, {n} f32"),
+        &copy,
+        Work::Bytes(2.0 * bytes),
+    );
+    println!(
+        "device-to-device copy of the same bytes: {}, {} (read + written)",
+        fmt_ms(copy.median_ms),
+        fmt_gb_per_s(2.0 * bytes, copy.median_ms)
+    );
     drop(d_copy);
     // ANCHOR_END: ceiling
 
     // ANCHOR: sums
     let module = load(&ctx, &kernel_file!("ch06-block-reduce.cu"), false);
-    let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
+    let sms = ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .or_exit("count the SMs") as u32;
     for name in ["sum_tree", "sum_shuffle"] {
         let kernel = function(&module, name);
-        let per_sm = kernel.occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None).or_exit("ask for the occupancy");
+        let per_sm = kernel
+            .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
+            .or_exit("ask for the occupancy");
         // One element per thread, as in chapter 5; then one wave of blocks, as many as fit at once.
-        let grids = [(n.div_ceil(THREADS as usize) as u32, "1 element per thread"), (per_sm * sms, "one wave")];
+        let grids = [
+            (n.div_ceil(THREADS as usize) as u32, "1 element per thread"),
+            (per_sm * sms, "one wave"),
+        ];
         for (blocks, how) in grids {
             let (t, got) = run_sum(&stream, &kernel, &d_x, n, blocks);
-            record(&format!("{name}, {n} f32, {blocks} blocks"), &t, Work::Bytes(bytes));
+            record(
+                &format!("{name}, {n} f32, {blocks} blocks"),
+                &t,
+                Work::Bytes(bytes),
+            );
             let error = (got as f64 - want).abs() / want;
             let share = 100.0 * (bytes / t.median_ms) / copy_rate;
             println!("{name}, {blocks} blocks ({how}), so {blocks} atomic additions:");
-            println!("  {}, {}, {share:.0}% of the copy's rate", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
-            println!("  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-4));
+            println!(
+                "  {}, {}, {share:.0}% of the copy's rate",
+                fmt_ms(t.median_ms),
+                fmt_gb_per_s(bytes, t.median_ms)
+            );
+            println!(
+                "  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)",
+                verdict(error < 1e-4)
+            );
         }
     }
     // ANCHOR_END: sums

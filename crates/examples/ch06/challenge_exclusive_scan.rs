@@ -28,14 +28,24 @@ fn exclusive_per_warp(values: &[u32]) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of values", problem_size(1 << 22, 1 << 20), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of values",
+        problem_size(1 << 22, 1 << 20),
+        1,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-challenges.cu"), false);
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    let cfg = LaunchConfig { grid_dim: (n.div_ceil(THREADS) as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     println!("{n} values");
 
     // ANCHOR: check_scan
@@ -43,11 +53,21 @@ fn main() {
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     let scan = function(&module, "exclusive_scan_warps");
-    unsafe { stream.launch_builder(&scan).arg(&d_values).arg(&mut d_out).arg(&(n as i32)).launch(cfg) }
-        .or_exit("launch exclusive_scan_warps");
+    unsafe {
+        stream
+            .launch_builder(&scan)
+            .arg(&d_values)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .launch(cfg)
+    }
+    .or_exit("launch exclusive_scan_warps");
     let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&got, &exclusive_per_warp(&values));
-    println!("exclusive warp scan of random u32 equals the CPU exactly: {} ({wrong} differ)", verdict(wrong == 0));
+    println!(
+        "exclusive warp scan of random u32 equals the CPU exactly: {} ({wrong} differ)",
+        verdict(wrong == 0)
+    );
     // ANCHOR_END: check_scan
 
     // ANCHOR: check_positions
@@ -60,14 +80,30 @@ fn main() {
     let mut d_by_ballot = alloc_poisoned::<u32>(&stream, n);
     let positions = function(&module, "positions_two_ways");
     unsafe {
-        stream.launch_builder(&positions).arg(&d_floats).arg(&(n as i32)).arg(&threshold).arg(&mut d_by_scan).arg(&mut d_by_ballot).launch(cfg)
+        stream
+            .launch_builder(&positions)
+            .arg(&d_floats)
+            .arg(&(n as i32))
+            .arg(&threshold)
+            .arg(&mut d_by_scan)
+            .arg(&mut d_by_ballot)
+            .launch(cfg)
     }
     .or_exit("launch positions_two_ways");
     let by_scan = stream.clone_dtoh(&d_by_scan).or_exit("copy from the GPU");
     let by_ballot = stream.clone_dtoh(&d_by_ballot).or_exit("copy from the GPU");
-    let (w1, w2) = (count_mismatches(&by_scan, &want), count_mismatches(&by_ballot, &want));
-    println!("positions from the scan of keep flags equal the CPU: {} ({w1} differ)", verdict(w1 == 0));
-    println!("positions from __popc(ballot & lanes below) equal the CPU: {} ({w2} differ)", verdict(w2 == 0));
+    let (w1, w2) = (
+        count_mismatches(&by_scan, &want),
+        count_mismatches(&by_ballot, &want),
+    );
+    println!(
+        "positions from the scan of keep flags equal the CPU: {} ({w1} differ)",
+        verdict(w1 == 0)
+    );
+    println!(
+        "positions from __popc(ballot & lanes below) equal the CPU: {} ({w2} differ)",
+        verdict(w2 == 0)
+    );
     // ANCHOR_END: check_positions
     println!("seed {seed} (varies)");
 }

@@ -14,7 +14,13 @@ use rayon::prelude::*;
 const THREADS: usize = 256;
 
 fn main() {
-    let n = arg_usize(1, "the number of values", problem_size(1 << 22, 1 << 20), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of values",
+        problem_size(1 << 22, 1 << 20),
+        1,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -23,28 +29,49 @@ fn main() {
     let random = Rng::new(seed).vec_f32(n, -100.0, 100.0);
     let mut ascending = random.clone();
     ascending.par_sort_unstable_by(f32::total_cmp);
-    let want = random.par_iter().copied().reduce(|| f32::NEG_INFINITY, f32::max);
+    let want = random
+        .par_iter()
+        .copied()
+        .reduce(|| f32::NEG_INFINITY, f32::max);
     println!("{n} values in [-100, 100)");
 
     // ANCHOR: compare
-    let cfg = LaunchConfig { grid_dim: (n.div_ceil(THREADS) as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     for (order, values) in [("random order", &random), ("ascending", &ascending)] {
         let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
         let mut counts = Vec::new();
         for kernel in ["max_per_thread", "max_warp_first"] {
             let f = function(&module, kernel);
-            let mut d_result = stream.clone_htod(&[f32::NEG_INFINITY]).or_exit("copy to the GPU");
+            let mut d_result = stream
+                .clone_htod(&[f32::NEG_INFINITY])
+                .or_exit("copy to the GPU");
             let mut d_attempts = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
             unsafe {
-                stream.launch_builder(&f).arg(&d_values).arg(&(n as i32)).arg(&mut d_result).arg(&mut d_attempts).launch(cfg)
+                stream
+                    .launch_builder(&f)
+                    .arg(&d_values)
+                    .arg(&(n as i32))
+                    .arg(&mut d_result)
+                    .arg(&mut d_attempts)
+                    .launch(cfg)
             }
             .or_exit("launch a maximum kernel");
             let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
             let attempts = stream.clone_dtoh(&d_attempts).or_exit("copy from the GPU")[0];
-            println!("{order:<12} {kernel:<15} maximum equals the CPU's: {}, atomicCAS calls: {attempts} (varies)", verdict(got == want));
+            println!(
+                "{order:<12} {kernel:<15} maximum equals the CPU's: {}, atomicCAS calls: {attempts} (varies)",
+                verdict(got == want)
+            );
             counts.push(attempts);
         }
-        println!("{order:<12} warp-first needs {} fewer CAS calls", fmt_times(counts[0] as f64 / counts[1].max(1) as f64));
+        println!(
+            "{order:<12} warp-first needs {} fewer CAS calls",
+            fmt_times(counts[0] as f64 / counts[1].max(1) as f64)
+        );
     }
     // ANCHOR_END: compare
     println!("seed {seed} (varies)");

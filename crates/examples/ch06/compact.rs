@@ -16,7 +16,13 @@ use rayon::prelude::*;
 const THREADS: usize = 256;
 
 fn main() {
-    let n = arg_usize(1, "the number of values", problem_size(1 << 26, 1 << 20), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of values",
+        problem_size(1 << 26, 1 << 20),
+        1,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -39,33 +45,69 @@ fn vote_demo(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng) 
     let threshold = 0.5f32;
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     let mut d_seen = alloc_poisoned::<u32>(stream, 32 * 6);
-    let cfg = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (32, 1, 1), shared_mem_bytes: 0 };
-    unsafe { stream.launch_builder(&function(module, "vote_demo")).arg(&d_values).arg(&threshold).arg(&mut d_seen).launch(cfg) }
-        .or_exit("launch vote_demo");
+    let cfg = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (32, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    unsafe {
+        stream
+            .launch_builder(&function(module, "vote_demo"))
+            .arg(&d_values)
+            .arg(&threshold)
+            .arg(&mut d_seen)
+            .launch(cfg)
+    }
+    .or_exit("launch vote_demo");
     let seen = stream.clone_dtoh(&d_seen).or_exit("copy from the GPU");
 
     // The same answers, worked out on the CPU.
-    let ballot: u32 = (0..32).filter(|&k| values[k] > threshold).map(|k| 1u32 << k).sum();
+    let ballot: u32 = (0..32)
+        .filter(|&k| values[k] > threshold)
+        .map(|k| 1u32 << k)
+        .sum();
     let any = ballot != 0;
     let all = ballot == u32::MAX;
     let below = |lane: usize| (ballot & ((1u64 << lane) - 1) as u32).count_ones();
 
     let row = |lane: usize| &seen[6 * lane..6 * lane + 6];
-    let same_everywhere = (0..32).all(|l| row(l)[0] == ballot && (row(l)[1] != 0) == any && (row(l)[2] != 0) == all && row(l)[3] == ballot.count_ones());
+    let same_everywhere = (0..32).all(|l| {
+        row(l)[0] == ballot
+            && (row(l)[1] != 0) == any
+            && (row(l)[2] != 0) == all
+            && row(l)[3] == ballot.count_ones()
+    });
     let ranks_right = (0..32).all(|l| row(l)[4] == below(l));
     // __activemask promises only the lanes that run this instruction together: a subset of
     // the lanes in the branch, always including the lane itself.
-    let active_right = (0..32).filter(|&l| ballot >> l & 1 == 1).all(|l| row(l)[5] & !ballot == 0 && row(l)[5] >> l & 1 == 1);
+    let active_right = (0..32)
+        .filter(|&l| ballot >> l & 1 == 1)
+        .all(|l| row(l)[5] & !ballot == 0 && row(l)[5] >> l & 1 == 1);
     println!("one warp votes on value > {threshold}:");
     println!("  __ballot_sync   {} (varies)", bits(ballot));
-    println!("  __popc(ballot)  {} lanes vote yes (varies)", ballot.count_ones());
+    println!(
+        "  __popc(ballot)  {} lanes vote yes (varies)",
+        ballot.count_ones()
+    );
     println!("  __any_sync {any}, __all_sync {all} (varies)");
     if let Some(first) = (0..32).find(|&l| ballot >> l & 1 == 1) {
-        println!("  __activemask    {} in the branch, seen by lane {first} (varies)", bits(row(first)[5]));
+        println!(
+            "  __activemask    {} in the branch, seen by lane {first} (varies)",
+            bits(row(first)[5])
+        );
     }
-    println!("every lane saw the CPU's ballot, count, any and all: {}", verdict(same_everywhere));
-    println!("every lane's count of yes votes below it matches the CPU: {}", verdict(ranks_right));
-    println!("every __activemask in the branch lies within the ballot and holds its lane: {}", verdict(active_right));
+    println!(
+        "every lane saw the CPU's ballot, count, any and all: {}",
+        verdict(same_everywhere)
+    );
+    println!(
+        "every lane's count of yes votes below it matches the CPU: {}",
+        verdict(ranks_right)
+    );
+    println!(
+        "every __activemask in the branch lies within the ballot and holds its lane: {}",
+        verdict(active_right)
+    );
 }
 // ANCHOR_END: vote_demo
 
@@ -74,29 +116,77 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
     let values = rng.vec_f32(n, 0.0, 1.0);
     let threshold = 0.5f32;
     // The CPU's answer: the indices of the kept values, in order.
-    let want: Vec<u32> = (0..n as u32).into_par_iter().filter(|&i| values[i as usize] > threshold).collect();
+    let want: Vec<u32> = (0..n as u32)
+        .into_par_iter()
+        .filter(|&i| values[i as usize] > threshold)
+        .collect();
     // Groups of `size` consecutive values with at least one kept: one atomic each as written.
-    let groups_with_keepers = |size: usize| values.par_chunks(size).filter(|g| g.iter().any(|&v| v > threshold)).count();
-    println!("{n} values in [0, 1), kept above {threshold}: {} (varies)", want.len());
+    let groups_with_keepers = |size: usize| {
+        values
+            .par_chunks(size)
+            .filter(|g| g.iter().any(|&v| v > threshold))
+            .count()
+    };
+    println!(
+        "{n} values in [0, 1), kept above {threshold}: {} (varies)",
+        want.len()
+    );
 
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     // label, kernel, threads per block, atomics as written, and the group whose elements the
     // kernel promises to keep together and in order (None: no promise).
     for (label, kernel, threads, atomics, promise) in [
-        ("(a) one atomic per kept element", "compact_atomic", THREADS, want.len(), None),
-        ("(b) one atomic per warp", "compact_warp", THREADS, groups_with_keepers(32), Some(("warp", 32))),
-        ("(c) one atomic per block of 256", "compact_block", 256, groups_with_keepers(256), Some(("block", 256))),
-        ("(d) one atomic per block of 1024", "compact_block", 1024, groups_with_keepers(1024), Some(("block", 1024))),
+        (
+            "(a) one atomic per kept element",
+            "compact_atomic",
+            THREADS,
+            want.len(),
+            None,
+        ),
+        (
+            "(b) one atomic per warp",
+            "compact_warp",
+            THREADS,
+            groups_with_keepers(32),
+            Some(("warp", 32)),
+        ),
+        (
+            "(c) one atomic per block of 256",
+            "compact_block",
+            256,
+            groups_with_keepers(256),
+            Some(("block", 256)),
+        ),
+        (
+            "(d) one atomic per block of 1024",
+            "compact_block",
+            1024,
+            groups_with_keepers(1024),
+            Some(("block", 1024)),
+        ),
     ] {
         let f = function(module, kernel);
-        let cfg = LaunchConfig { grid_dim: (n.div_ceil(threads) as u32, 1, 1), block_dim: (threads as u32, 1, 1), shared_mem_bytes: 0 };
-        let launch = |out: &mut CudaSlice<f32>, index: &mut CudaSlice<u32>, count: &mut CudaSlice<u32>| {
-            stream.memset_zeros(count).or_exit("zero the counter");
-            unsafe {
-                stream.launch_builder(&f).arg(&d_values).arg(&(n as i32)).arg(&threshold).arg(out).arg(index).arg(count).launch(cfg)
-            }
-            .or_exit("launch a compaction kernel");
+        let cfg = LaunchConfig {
+            grid_dim: (n.div_ceil(threads) as u32, 1, 1),
+            block_dim: (threads as u32, 1, 1),
+            shared_mem_bytes: 0,
         };
+        let launch =
+            |out: &mut CudaSlice<f32>, index: &mut CudaSlice<u32>, count: &mut CudaSlice<u32>| {
+                stream.memset_zeros(count).or_exit("zero the counter");
+                unsafe {
+                    stream
+                        .launch_builder(&f)
+                        .arg(&d_values)
+                        .arg(&(n as i32))
+                        .arg(&threshold)
+                        .arg(out)
+                        .arg(index)
+                        .arg(count)
+                        .launch(cfg)
+                }
+                .or_exit("launch a compaction kernel");
+            };
         // The checked run: one launch into freshly poisoned outputs, so that every element the
         // checks read was written by this launch.
         let mut d_out = alloc_poisoned::<f32>(stream, n);
@@ -108,12 +198,22 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
         let index = stream.clone_dtoh(&d_index).or_exit("copy from the GPU");
         let (out, index) = (&out[..count.min(n)], &index[..count.min(n)]);
         // Then the timed runs, into the same buffers.
-        let t = time_gpu(stream, 2, 10, || launch(&mut d_out, &mut d_index, &mut d_count));
+        let t = time_gpu(stream, 2, 10, || {
+            launch(&mut d_out, &mut d_index, &mut d_count)
+        });
 
         // Bytes: every value read once, each kept value and its index written once.
         let bytes = (n * 4 + count * 8) as f64;
-        record(&format!("compaction {label}, n={n}"), &t, Work::Bytes(bytes));
-        println!("{label}: {}, {}, {atomics} atomicAdd calls as written (varies)", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
+        record(
+            &format!("compaction {label}, n={n}"),
+            &t,
+            Work::Bytes(bytes),
+        );
+        println!(
+            "{label}: {}, {}, {atomics} atomicAdd calls as written (varies)",
+            fmt_ms(t.median_ms),
+            fmt_gb_per_s(bytes, t.median_ms)
+        );
         report(&values, &want, out, index, promise);
     }
 }
@@ -123,13 +223,31 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
 /// The checks: the count, the kept elements as a set (their indices, sorted), each value
 /// against its index, and whether each group's elements (a warp's, or a block's) came out
 /// together and in input order.
-fn report(values: &[f32], want: &[u32], out: &[f32], index: &[u32], promise: Option<(&str, usize)>) {
-    println!("    count equals the CPU's: {}", verdict(out.len() == want.len()));
+fn report(
+    values: &[f32],
+    want: &[u32],
+    out: &[f32],
+    index: &[u32],
+    promise: Option<(&str, usize)>,
+) {
+    println!(
+        "    count equals the CPU's: {}",
+        verdict(out.len() == want.len())
+    );
     let mut sorted = index.to_vec();
     sorted.par_sort_unstable();
-    println!("    kept the same elements as the CPU: {}", verdict(sorted == want));
-    let values_right = index.iter().zip(out).all(|(&i, &v)| values.get(i as usize) == Some(&v));
-    println!("    every value is the input's value at its index: {}", verdict(values_right));
+    println!(
+        "    kept the same elements as the CPU: {}",
+        verdict(sorted == want)
+    );
+    let values_right = index
+        .iter()
+        .zip(out)
+        .all(|(&i, &v)| values.get(i as usize) == Some(&v));
+    println!(
+        "    every value is the input's value at its index: {}",
+        verdict(values_right)
+    );
     // A group's elements are in order if each kept index follows the previous one of the
     // same group, and the group's elements are together if each group starts only one run.
     let (name, size) = promise.unwrap_or(("warp", 32));
@@ -144,9 +262,14 @@ fn report(values: &[f32], want: &[u32], out: &[f32], index: &[u32], promise: Opt
     }
     let groups = want.chunk_by(|&a, &b| group(a) == group(b)).count();
     if promise.is_some() {
-        println!("    each {name}'s elements together and in input order: {}", verdict(runs == groups && out_of_order == 0));
+        println!(
+            "    each {name}'s elements together and in input order: {}",
+            verdict(runs == groups && out_of_order == 0)
+        );
     } else {
-        println!("    runs of one {name}'s elements: {runs} for {groups} {name}s, {out_of_order} out of order (varies)");
+        println!(
+            "    runs of one {name}'s elements: {runs} for {groups} {name}s, {out_of_order} out of order (varies)"
+        );
     }
 }
 // ANCHOR_END: checks

@@ -21,7 +21,11 @@ fn compact_serial(values: &[f32], threshold: f32) -> Vec<f32> {
 /// rayon filters pieces of the slice on different threads, then joins the pieces in their
 /// original order: the result is the same as the serial one, element for element.
 fn compact_rayon(values: &[f32], threshold: f32) -> Vec<f32> {
-    values.par_iter().filter(|&&v| v > threshold).copied().collect()
+    values
+        .par_iter()
+        .filter(|&&v| v > threshold)
+        .copied()
+        .collect()
 }
 // ANCHOR_END: compact
 
@@ -35,14 +39,23 @@ fn main() {
     // ANCHOR: run
     let serial = compact_serial(&values, threshold);
     let parallel = compact_rayon(&values, threshold);
-    println!("{n} values in [0, 1), kept above {threshold}: {} (varies)", serial.len());
-    println!("rayon kept the same values in the same order: {}", verdict(serial == parallel));
+    println!(
+        "{n} values in [0, 1), kept above {threshold}: {} (varies)",
+        serial.len()
+    );
+    println!(
+        "rayon kept the same values in the same order: {}",
+        verdict(serial == parallel)
+    );
 
     let t_serial = time_cpu(1, 5, || compact_serial(&values, threshold));
     let t_rayon = time_cpu(1, 5, || compact_rayon(&values, threshold));
     println!("serial loop:    {}", fmt_ms(t_serial.median_ms));
     println!("rayon filter:   {}", fmt_ms(t_rayon.median_ms));
-    println!("speedup:        {}", fmt_times(t_serial.median_ms / t_rayon.median_ms));
+    println!(
+        "speedup:        {}",
+        fmt_times(t_serial.median_ms / t_rayon.median_ms)
+    );
     // ANCHOR_END: run
     println!("seed {seed} (varies)");
 }

@@ -28,7 +28,11 @@ struct Way<'a> {
 
 /// Run `way` once into zeroed counters (for the check), then time it; returns (total, ms).
 fn run(stream: &Arc<CudaStream>, way: &Way, d_x: &CudaSlice<u32>, n: usize) -> (u64, f64) {
-    let cfg = LaunchConfig { grid_dim: (way.blocks as u32, 1, 1), block_dim: (THREADS as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (way.blocks as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let (len, mask) = (n as i32, way.counters as i32 - 1);
     let launch = |counters: &mut CudaSlice<u64>| {
         let mut b = stream.launch_builder(way.kernel);
@@ -39,18 +43,30 @@ fn run(stream: &Arc<CudaStream>, way: &Way, d_x: &CudaSlice<u32>, n: usize) -> (
         unsafe { b.launch(cfg) }.or_exit("launch a summing kernel");
     };
     // The counters must start at zero: an atomic adds to what is there.
-    let mut d_counters = stream.alloc_zeros::<u64>(way.counters).or_exit("allocate GPU memory");
+    let mut d_counters = stream
+        .alloc_zeros::<u64>(way.counters)
+        .or_exit("allocate GPU memory");
     launch(&mut d_counters);
     let counters = stream.clone_dtoh(&d_counters).or_exit("copy from the GPU");
     let total = counters.iter().sum();
     // The timed runs keep adding to the same counters: only the time matters there.
     let t = time_gpu(stream, 2, 10, || launch(&mut d_counters));
-    record(&format!("contention, {}, n={n}", way.name), &t, Work::Bytes(4.0 * n as f64));
+    record(
+        &format!("contention, {}, n={n}", way.name),
+        &t,
+        Work::Bytes(4.0 * n as f64),
+    );
     (total, t.median_ms)
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of integers", problem_size(1 << 26, 1 << 20), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of integers",
+        problem_size(1 << 26, 1 << 20),
+        1,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -73,23 +89,41 @@ fn main() {
     // ANCHOR: ways
     let attr = |a| ctx.attribute(a).or_exit("read a device attribute") as usize;
     let sms = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    let threads_per_sm = attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    let threads_per_sm =
+        attr(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
     let small_grid = sms * (threads_per_sm / THREADS); // just enough blocks to fill every SM once
     let blocks = n.div_ceil(THREADS); // one thread per element
     let warps = blocks * (THREADS / 32);
-    let way = |name: &str, kernel, blocks, global_atomics, counters| Way { name: name.into(), kernel, blocks, global_atomics, counters };
+    let way = |name: &str, kernel, blocks, global_atomics, counters| Way {
+        name: name.into(),
+        kernel,
+        blocks,
+        global_atomics,
+        counters,
+    };
     let ways = [
         way("(a) one atomic per element", &each, blocks, n, 1),
         way("(b) one atomic per warp", &warp, blocks, warps, 1),
         way("(c) one atomic per block", &block, blocks, blocks, 1),
-        way("(d) per block, small grid-stride grid", &grid_stride, small_grid, small_grid, 1),
+        way(
+            "(d) per block, small grid-stride grid",
+            &grid_stride,
+            small_grid,
+            small_grid,
+            1,
+        ),
         way("(e) per element, 256 counters", &spread, blocks, n, 256),
         way("(f) per element, 65536 counters", &spread, blocks, n, 65536),
     ];
     // ANCHOR_END: ways
 
-    println!("{sms} SMs with up to {threads_per_sm} threads each, so the small grid is {small_grid} blocks of {THREADS}");
-    println!("{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  matches the CPU", "way", "blocks", "global atomics", "time", "input rate", "vs (a)");
+    println!(
+        "{sms} SMs with up to {threads_per_sm} threads each, so the small grid is {small_grid} blocks of {THREADS}"
+    );
+    println!(
+        "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  matches the CPU",
+        "way", "blocks", "global atomics", "time", "input rate", "vs (a)"
+    );
     let mut time_a = 0.0;
     for w in &ways {
         let (total, ms) = run(&stream, w, &d_x, n);

@@ -35,7 +35,9 @@ struct Padded(AtomicU64);
 
 /// As many atomics as above, but each rayon thread adds into a counter of its own.
 fn sum_counter_per_thread(xs: &[u64]) -> u64 {
-    let counters: Vec<Padded> = (0..rayon::current_num_threads()).map(|_| Padded(AtomicU64::new(0))).collect();
+    let counters: Vec<Padded> = (0..rayon::current_num_threads())
+        .map(|_| Padded(AtomicU64::new(0)))
+        .collect();
     xs.par_iter().for_each(|&x| {
         let mine = rayon::current_thread_index().unwrap_or(0);
         counters[mine].0.fetch_add(x, Ordering::Relaxed);
@@ -61,7 +63,9 @@ fn sum_one_atomic_per_chunk(xs: &[u64]) -> u64 {
 /// No atomics: each piece of work rayon hands out keeps its own total, and the totals are
 /// added in pairs as the pieces finish.
 fn sum_fold_reduce(xs: &[u64]) -> u64 {
-    xs.par_iter().fold(|| 0u64, |acc, &x| acc + x).reduce(|| 0, |a, b| a + b)
+    xs.par_iter()
+        .fold(|| 0u64, |acc, &x| acc + x)
+        .reduce(|| 0, |a, b| a + b)
 }
 // ANCHOR_END: fold
 
@@ -80,10 +84,17 @@ fn main() {
         ("serial loop", sum_serial, 0),
         ("one shared counter", sum_one_counter, n),
         ("one counter per thread", sum_counter_per_thread, n),
-        ("one shared atomic per chunk", sum_one_atomic_per_chunk, n.div_ceil(CHUNK)),
+        (
+            "one shared atomic per chunk",
+            sum_one_atomic_per_chunk,
+            n.div_ceil(CHUNK),
+        ),
         ("fold + reduce, no atomics", sum_fold_reduce, 0),
     ];
-    println!("{:<30}{:>10}{:>10}{:>13}   same sum", "way", "atomics", "time", "time/serial");
+    println!(
+        "{:<30}{:>10}{:>10}{:>13}   same sum",
+        "way", "atomics", "time", "time/serial"
+    );
     let mut serial_ms = 0.0;
     for (name, sum, atomics) in ways {
         let ok = sum(&xs) == want;
@@ -91,7 +102,12 @@ fn main() {
         if serial_ms == 0.0 {
             serial_ms = t.median_ms;
         }
-        println!("{name:<30}{atomics:>10}{:>10}{:>12}    {}", fmt_ms(t.median_ms), fmt_times(t.median_ms / serial_ms), verdict(ok));
+        println!(
+            "{name:<30}{atomics:>10}{:>10}{:>12}    {}",
+            fmt_ms(t.median_ms),
+            fmt_times(t.median_ms / serial_ms),
+            verdict(ok)
+        );
     }
     println!("(one counter per thread: {threads} counters, one per rayon thread)");
     // ANCHOR_END: main

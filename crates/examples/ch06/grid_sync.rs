@@ -11,13 +11,19 @@ use course::kernel_file;
 use course::random::{Rng, fresh_seed};
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
 use cudarc::driver::sys::{CUdevice_attribute as Attr, CUresult};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
+};
 use rayon::prelude::*;
 
 const THREADS: u32 = 256;
 
 fn grid(blocks: u32) -> LaunchConfig {
-    LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (THREADS, 1, 1), shared_mem_bytes: 0 }
+    LaunchConfig {
+        grid_dim: (blocks, 1, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    }
 }
 
 // ANCHOR: cooperative
@@ -49,10 +55,24 @@ fn launch_two_kernels(
     total: &mut CudaSlice<f32>,
     blocks: u32,
 ) {
-    unsafe { stream.launch_builder(phase1).arg(x).arg(&n).arg(&mut *partials).launch(grid(blocks)) }
-        .or_exit("launch block_partials");
-    unsafe { stream.launch_builder(phase2).arg(&*partials).arg(&(blocks as i32)).arg(total).launch(grid(1)) }
-        .or_exit("launch sum_partials");
+    unsafe {
+        stream
+            .launch_builder(phase1)
+            .arg(x)
+            .arg(&n)
+            .arg(&mut *partials)
+            .launch(grid(blocks))
+    }
+    .or_exit("launch block_partials");
+    unsafe {
+        stream
+            .launch_builder(phase2)
+            .arg(&*partials)
+            .arg(&(blocks as i32))
+            .arg(total)
+            .launch(grid(1))
+    }
+    .or_exit("launch sum_partials");
 }
 // ANCHOR_END: two_kernels
 
@@ -60,13 +80,20 @@ fn main() {
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    if ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH).or_exit("ask about cooperative launches") == 0 {
+    if ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH)
+        .or_exit("ask about cooperative launches")
+        == 0
+    {
         eprintln!("This GPU does not support cooperative launches, which this program is about.");
         std::process::exit(1);
     }
     let module = load(&ctx, &kernel_file!("ch06-cooperative.cu"), false);
     let sum_grid_sync = function(&module, "sum_grid_sync");
-    let phases = (&function(&module, "block_partials"), &function(&module, "sum_partials"));
+    let phases = (
+        &function(&module, "block_partials"),
+        &function(&module, "sum_partials"),
+    );
 
     let n = problem_size(1 << 26, 1 << 20);
     let seed = fresh_seed();
@@ -82,9 +109,13 @@ fn main() {
     let per_sm = sum_grid_sync
         .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
         .or_exit("ask for the occupancy of sum_grid_sync");
-    let sms = ctx.attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT).or_exit("count the SMs") as u32;
+    let sms = ctx
+        .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .or_exit("count the SMs") as u32;
     let resident = per_sm * sms;
-    println!("sum_grid_sync, {THREADS} threads per block: {per_sm} blocks per SM x {sms} SMs = {resident} resident blocks");
+    println!(
+        "sum_grid_sync, {THREADS} threads per block: {per_sm} blocks per SM x {sms} SMs = {resident} resident blocks"
+    );
     // Under compute-sanitizer, whose instrumented kernels may need more registers, one block per SM.
     let blocks = problem_size(resident as usize, sms as usize) as u32;
     // ANCHOR_END: occupancy
@@ -94,50 +125,122 @@ fn main() {
     for _ in 0..3 {
         let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
         let mut total = alloc_poisoned::<f32>(&stream, 1);
-        launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, blocks)
-            .or_exit("launch sum_grid_sync cooperatively");
+        launch_grid_sync(
+            &stream,
+            &sum_grid_sync,
+            &d_x,
+            n_arg,
+            &mut partials,
+            &mut total,
+            blocks,
+        )
+        .or_exit("launch sum_grid_sync cooperatively");
         totals.push(stream.clone_dtoh(&total).or_exit("copy the total back")[0]);
     }
     let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
     let mut total = alloc_poisoned::<f32>(&stream, 1);
-    launch_two_kernels(&stream, phases, &d_x, n_arg, &mut partials, &mut total, blocks);
+    launch_two_kernels(
+        &stream,
+        phases,
+        &d_x,
+        n_arg,
+        &mut partials,
+        &mut total,
+        blocks,
+    );
     let split = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
 
     // The longest chain of float32 additions here is about 270 long (some 250 in a thread's
     // loop, then the shuffles and the loop over the partials); each rounds by at most 2^-24
     // relative, so the worst case is about 1.6e-5. The tolerance, 1e-4, is above it.
     let error = (totals[0] as f64 - want).abs() / want;
-    println!("one kernel with grid.sync(), {blocks} blocks, 3 launches: {:.1} (varies)", totals[0]);
-    println!("  the 3 launches agree bit for bit: {}", verdict(totals.iter().all(|t| t.to_bits() == totals[0].to_bits())));
-    println!("  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-4));
+    println!(
+        "one kernel with grid.sync(), {blocks} blocks, 3 launches: {:.1} (varies)",
+        totals[0]
+    );
+    println!(
+        "  the 3 launches agree bit for bit: {}",
+        verdict(totals.iter().all(|t| t.to_bits() == totals[0].to_bits()))
+    );
+    println!(
+        "  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)",
+        verdict(error < 1e-4)
+    );
     println!("two kernels, same grid: {split:.1} (varies)");
-    println!("  equal to the one-kernel sum bit for bit: {}", verdict(split.to_bits() == totals[0].to_bits()));
+    println!(
+        "  equal to the one-kernel sum bit for bit: {}",
+        verdict(split.to_bits() == totals[0].to_bits())
+    );
     // ANCHOR_END: runs
 
     // ANCHOR: timing
     let bytes = 4.0 * n as f64;
     let one = time_gpu(&stream, 3, 20, || {
-        launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, blocks)
-            .or_exit("launch sum_grid_sync cooperatively")
+        launch_grid_sync(
+            &stream,
+            &sum_grid_sync,
+            &d_x,
+            n_arg,
+            &mut partials,
+            &mut total,
+            blocks,
+        )
+        .or_exit("launch sum_grid_sync cooperatively")
     });
-    let two = time_gpu(&stream, 3, 20, || launch_two_kernels(&stream, phases, &d_x, n_arg, &mut partials, &mut total, blocks));
-    record(&format!("sum_grid_sync, {n} f32, {blocks} blocks"), &one, Work::Bytes(bytes));
-    record(&format!("block_partials + sum_partials, {n} f32, {blocks} blocks"), &two, Work::Bytes(bytes));
-    println!("one kernel with grid.sync(): {}, {}", fmt_ms(one.median_ms), fmt_gb_per_s(bytes, one.median_ms));
-    println!("two kernels:                 {}, {}", fmt_ms(two.median_ms), fmt_gb_per_s(bytes, two.median_ms));
+    let two = time_gpu(&stream, 3, 20, || {
+        launch_two_kernels(
+            &stream,
+            phases,
+            &d_x,
+            n_arg,
+            &mut partials,
+            &mut total,
+            blocks,
+        )
+    });
+    record(
+        &format!("sum_grid_sync, {n} f32, {blocks} blocks"),
+        &one,
+        Work::Bytes(bytes),
+    );
+    record(
+        &format!("block_partials + sum_partials, {n} f32, {blocks} blocks"),
+        &two,
+        Work::Bytes(bytes),
+    );
+    println!(
+        "one kernel with grid.sync(): {}, {}",
+        fmt_ms(one.median_ms),
+        fmt_gb_per_s(bytes, one.median_ms)
+    );
+    println!(
+        "two kernels:                 {}, {}",
+        fmt_ms(two.median_ms),
+        fmt_gb_per_s(bytes, two.median_ms)
+    );
     // ANCHOR_END: timing
 
     // ANCHOR: too_large
     // One block more than can be resident: the driver refuses before anything runs.
     let too_many = resident + 1;
     let mut partials = alloc_poisoned::<f32>(&stream, too_many as usize);
-    match launch_grid_sync(&stream, &sum_grid_sync, &d_x, n_arg, &mut partials, &mut total, too_many) {
+    match launch_grid_sync(
+        &stream,
+        &sum_grid_sync,
+        &d_x,
+        n_arg,
+        &mut partials,
+        &mut total,
+        too_many,
+    ) {
         Err(DriverError(CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)) => println!(
             "{too_many} blocks: refused with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, since at most \
              {resident} blocks of sum_grid_sync fit on this GPU at once."
         ),
         Err(other) => {
-            eprintln!("Could not launch sum_grid_sync with {too_many} blocks, for another reason: {other}.");
+            eprintln!(
+                "Could not launch sum_grid_sync with {too_many} blocks, for another reason: {other}."
+            );
             std::process::exit(1);
         }
         Ok(()) => {

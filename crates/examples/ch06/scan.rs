@@ -32,7 +32,13 @@ fn scan_pieces_cpu(values: &[u32], piece: usize) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of values", problem_size(1 << 26, 1 << 20), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of values",
+        problem_size(1 << 26, 1 << 20),
+        1,
+        1 << 28,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -43,26 +49,56 @@ fn main() {
     println!("{n} random u32 values, sums wrapping modulo 2^32, {BLOCK} threads per block");
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     let blocks = n.div_ceil(BLOCK);
-    let cfg = LaunchConfig { grid_dim: (blocks as u32, 1, 1), block_dim: (BLOCK as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (blocks as u32, 1, 1),
+        block_dim: (BLOCK as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let check = |label: &str, d_out: &CudaSlice<u32>, want: &[u32]| {
         let got = stream.clone_dtoh(d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&got, want);
-        println!("{label:<34} equals the CPU exactly: {} ({wrong} differ)", verdict(wrong == 0));
+        println!(
+            "{label:<34} equals the CPU exactly: {} ({wrong} differ)",
+            verdict(wrong == 0)
+        );
     };
 
     // ANCHOR: levels
     let scan_warps = function(&module, "scan_warps");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    unsafe { stream.launch_builder(&scan_warps).arg(&d_values).arg(&mut d_out).arg(&(n as i32)).launch(cfg) }
-        .or_exit("launch scan_warps");
-    check("each warp's 32 values on their own", &d_out, &scan_pieces_cpu(&values, 32));
+    unsafe {
+        stream
+            .launch_builder(&scan_warps)
+            .arg(&d_values)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .launch(cfg)
+    }
+    .or_exit("launch scan_warps");
+    check(
+        "each warp's 32 values on their own",
+        &d_out,
+        &scan_pieces_cpu(&values, 32),
+    );
 
     let scan_blocks = function(&module, "scan_blocks");
     let null_pointer = 0u64; // block_totals = nullptr: this test needs no totals
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    unsafe { stream.launch_builder(&scan_blocks).arg(&d_values).arg(&mut d_out).arg(&(n as i32)).arg(&null_pointer).launch(cfg) }
-        .or_exit("launch scan_blocks");
-    check("each block's values on their own", &d_out, &scan_pieces_cpu(&values, BLOCK));
+    unsafe {
+        stream
+            .launch_builder(&scan_blocks)
+            .arg(&d_values)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .arg(&null_pointer)
+            .launch(cfg)
+    }
+    .or_exit("launch scan_blocks");
+    check(
+        "each block's values on their own",
+        &d_out,
+        &scan_pieces_cpu(&values, BLOCK),
+    );
     // ANCHOR_END: levels
 
     // ANCHOR: whole
@@ -70,13 +106,32 @@ fn main() {
     let add_block_offsets = function(&module, "add_block_offsets");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     let mut d_totals = alloc_poisoned::<u32>(&stream, blocks);
-    let one_block = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (BLOCK as u32, 1, 1), shared_mem_bytes: 0 };
+    let one_block = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (BLOCK as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let mut scan_all = || unsafe {
-        stream.launch_builder(&scan_blocks).arg(&d_values).arg(&mut d_out).arg(&(n as i32)).arg(&mut d_totals).launch(cfg)
+        stream
+            .launch_builder(&scan_blocks)
+            .arg(&d_values)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .arg(&mut d_totals)
+            .launch(cfg)
             .or_exit("launch scan_blocks");
-        stream.launch_builder(&scan_totals).arg(&mut d_totals).arg(&(blocks as i32)).launch(one_block)
+        stream
+            .launch_builder(&scan_totals)
+            .arg(&mut d_totals)
+            .arg(&(blocks as i32))
+            .launch(one_block)
             .or_exit("launch scan_totals");
-        stream.launch_builder(&add_block_offsets).arg(&mut d_out).arg(&(n as i32)).arg(&d_totals).launch(cfg)
+        stream
+            .launch_builder(&add_block_offsets)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .arg(&d_totals)
+            .launch(cfg)
             .or_exit("launch add_block_offsets");
     };
     let t_scan = time_gpu(&stream, 2, 10, &mut scan_all);
@@ -94,12 +149,31 @@ fn main() {
     // last tile that ends partway.
     let mut reduce_then_scan = |m: usize, out: &mut CudaSlice<u32>| unsafe {
         let tiles = m.div_ceil(TILE) as u32;
-        let per_tile = LaunchConfig { grid_dim: (tiles, 1, 1), block_dim: (TILE_THREADS as u32, 1, 1), shared_mem_bytes: 0 };
-        stream.launch_builder(&reduce_tiles).arg(&d_values).arg(&(m as i32)).arg(&mut d_tile_totals).launch(per_tile)
+        let per_tile = LaunchConfig {
+            grid_dim: (tiles, 1, 1),
+            block_dim: (TILE_THREADS as u32, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        stream
+            .launch_builder(&reduce_tiles)
+            .arg(&d_values)
+            .arg(&(m as i32))
+            .arg(&mut d_tile_totals)
+            .launch(per_tile)
             .or_exit("launch reduce_tiles");
-        stream.launch_builder(&scan_totals).arg(&mut d_tile_totals).arg(&(tiles as i32)).launch(one_block)
+        stream
+            .launch_builder(&scan_totals)
+            .arg(&mut d_tile_totals)
+            .arg(&(tiles as i32))
+            .launch(one_block)
             .or_exit("launch scan_totals");
-        stream.launch_builder(&scan_tiles).arg(&d_values).arg(out).arg(&(m as i32)).arg(&d_tile_totals).launch(per_tile)
+        stream
+            .launch_builder(&scan_tiles)
+            .arg(&d_values)
+            .arg(out)
+            .arg(&(m as i32))
+            .arg(&d_tile_totals)
+            .launch(per_tile)
             .or_exit("launch scan_tiles");
     };
     let mut d_fast = alloc_poisoned::<u32>(&stream, n);
@@ -114,21 +188,56 @@ fn main() {
         let wrong = count_mismatches(&got[..m], &want[..m]);
         let untouched = got[m..].iter().all(|&x| x == u32::MAX);
         let label = format!("the first {m} values alone");
-        println!("{label:<34} equals the CPU exactly: {} ({wrong} differ)", verdict(wrong == 0));
-        println!("{:<34} nothing written past them: {}", "", verdict(untouched));
+        println!(
+            "{label:<34} equals the CPU exactly: {} ({wrong} differ)",
+            verdict(wrong == 0)
+        );
+        println!(
+            "{:<34} nothing written past them: {}",
+            "",
+            verdict(untouched)
+        );
     }
 
     // The floor for any scan: read every value once and write every result once, as a copy does.
     let mut d_copy = stream.alloc_zeros::<u32>(n).or_exit("allocate GPU memory");
-    let t_copy = time_gpu(&stream, 2, 10, || stream.memcpy_dtod(&d_values, &mut d_copy).or_exit("copy on the GPU"));
+    let t_copy = time_gpu(&stream, 2, 10, || {
+        stream
+            .memcpy_dtod(&d_values, &mut d_copy)
+            .or_exit("copy on the GPU")
+    });
     let bytes = (2 * 4 * n) as f64;
-    record(&format!("scan, 3 kernels, n={n} (read n + write n)"), &t_scan, Work::Bytes(bytes));
-    record(&format!("scan, reduce then scan, n={n} (read n + write n)"), &t_fast, Work::Bytes(bytes));
-    record(&format!("device-to-device copy, n={n} u32"), &t_copy, Work::Bytes(bytes));
+    record(
+        &format!("scan, 3 kernels, n={n} (read n + write n)"),
+        &t_scan,
+        Work::Bytes(bytes),
+    );
+    record(
+        &format!("scan, reduce then scan, n={n} (read n + write n)"),
+        &t_fast,
+        Work::Bytes(bytes),
+    );
+    record(
+        &format!("device-to-device copy, n={n} u32"),
+        &t_copy,
+        Work::Bytes(bytes),
+    );
     println!("counting one read and one write per value:");
-    println!("  copy of the same bytes:           {}, {}", fmt_ms(t_copy.median_ms), fmt_gb_per_s(bytes, t_copy.median_ms));
-    for (label, t) in [("three kernels, 1 value a thread", t_scan), ("reduce then scan, 16 a thread", t_fast)] {
-        println!("  {label:<32} {}, {}, {} the copy's time", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms), fmt_times(t.median_ms / t_copy.median_ms));
+    println!(
+        "  copy of the same bytes:           {}, {}",
+        fmt_ms(t_copy.median_ms),
+        fmt_gb_per_s(bytes, t_copy.median_ms)
+    );
+    for (label, t) in [
+        ("three kernels, 1 value a thread", t_scan),
+        ("reduce then scan, 16 a thread", t_fast),
+    ] {
+        println!(
+            "  {label:<32} {}, {}, {} the copy's time",
+            fmt_ms(t.median_ms),
+            fmt_gb_per_s(bytes, t.median_ms),
+            fmt_times(t.median_ms / t_copy.median_ms)
+        );
     }
     // ANCHOR_END: fast
     println!("seed {seed} (varies)");

@@ -25,7 +25,10 @@ fn scan_serial(values: &[u32]) -> Vec<u32> {
 /// 1. Scan each chunk on its own (in parallel). 2. Scan the chunks' totals (serially: there
 /// are few). 3. Add to every element the total of all the chunks before its own (in parallel).
 fn scan_rayon(values: &[u32]) -> Vec<u32> {
-    let chunk = values.len().div_ceil(4 * rayon::current_num_threads()).max(1);
+    let chunk = values
+        .len()
+        .div_ceil(4 * rayon::current_num_threads())
+        .max(1);
     let mut out = vec![0u32; values.len()];
     let totals: Vec<u32> = out
         .par_chunks_mut(chunk)
@@ -45,11 +48,13 @@ fn scan_rayon(values: &[u32]) -> Vec<u32> {
         before.push(running);
         running = running.wrapping_add(*t);
     }
-    out.par_chunks_mut(chunk).zip(&before).for_each(|(piece, &offset)| {
-        for x in piece {
-            *x = x.wrapping_add(offset);
-        }
-    });
+    out.par_chunks_mut(chunk)
+        .zip(&before)
+        .for_each(|(piece, &offset)| {
+            for x in piece {
+                *x = x.wrapping_add(offset);
+            }
+        });
     out
 }
 // ANCHOR_END: two_pass
@@ -66,13 +71,19 @@ fn main() {
     let parallel = scan_rayon(&values);
     let wrong = count_mismatches(&parallel, &serial);
     println!("{n} random u32 values, sums wrapping modulo 2^32");
-    println!("two-pass scan equals the serial scan exactly: {} ({wrong} differ)", verdict(wrong == 0));
+    println!(
+        "two-pass scan equals the serial scan exactly: {} ({wrong} differ)",
+        verdict(wrong == 0)
+    );
 
     let t_serial = time_cpu(1, 5, || scan_serial(&values));
     let t_rayon = time_cpu(1, 5, || scan_rayon(&values));
     println!("serial scan:    {}", fmt_ms(t_serial.median_ms));
     println!("two-pass rayon: {}", fmt_ms(t_rayon.median_ms));
-    println!("speedup:        {}", fmt_times(t_serial.median_ms / t_rayon.median_ms));
+    println!(
+        "speedup:        {}",
+        fmt_times(t_serial.median_ms / t_rayon.median_ms)
+    );
     // ANCHOR_END: run
     println!("seed {seed} (varies)");
 }

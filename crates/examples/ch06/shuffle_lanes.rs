@@ -34,8 +34,20 @@ impl Shuffle {
     fn source(self, lane: usize) -> usize {
         match self {
             Shuffle::Idx { src, width } => lane / width * width + src % width,
-            Shuffle::Up { delta, width } => if lane % width >= delta { lane - delta } else { lane },
-            Shuffle::Down { delta, width } => if lane % width + delta < width { lane + delta } else { lane },
+            Shuffle::Up { delta, width } => {
+                if lane % width >= delta {
+                    lane - delta
+                } else {
+                    lane
+                }
+            }
+            Shuffle::Down { delta, width } => {
+                if lane % width + delta < width {
+                    lane + delta
+                } else {
+                    lane
+                }
+            }
             Shuffle::Xor { lane_mask } => lane ^ lane_mask,
         }
     }
@@ -52,30 +64,73 @@ impl Shuffle {
 const ROWS: [(&str, Shuffle); 9] = [
     ("__shfl_sync(v, 3)", Shuffle::Idx { src: 3, width: 32 }),
     ("__shfl_sync(v, 0, 8)", Shuffle::Idx { src: 0, width: 8 }),
-    ("__shfl_up_sync(v, 1)", Shuffle::Up { delta: 1, width: 32 }),
-    ("__shfl_up_sync(v, 16)", Shuffle::Up { delta: 16, width: 32 }),
-    ("__shfl_down_sync(v, 1)", Shuffle::Down { delta: 1, width: 32 }),
-    ("__shfl_down_sync(v, 16)", Shuffle::Down { delta: 16, width: 32 }),
-    ("__shfl_down_sync(v, 1, 8)", Shuffle::Down { delta: 1, width: 8 }),
+    (
+        "__shfl_up_sync(v, 1)",
+        Shuffle::Up {
+            delta: 1,
+            width: 32,
+        },
+    ),
+    (
+        "__shfl_up_sync(v, 16)",
+        Shuffle::Up {
+            delta: 16,
+            width: 32,
+        },
+    ),
+    (
+        "__shfl_down_sync(v, 1)",
+        Shuffle::Down {
+            delta: 1,
+            width: 32,
+        },
+    ),
+    (
+        "__shfl_down_sync(v, 16)",
+        Shuffle::Down {
+            delta: 16,
+            width: 32,
+        },
+    ),
+    (
+        "__shfl_down_sync(v, 1, 8)",
+        Shuffle::Down { delta: 1, width: 8 },
+    ),
     ("__shfl_xor_sync(v, 1)", Shuffle::Xor { lane_mask: 1 }),
     ("__shfl_xor_sync(v, 16)", Shuffle::Xor { lane_mask: 16 }),
 ];
 
 /// All nine tables, row after row, as the CPU works them out.
 fn cpu_tables(values: &[i32]) -> Vec<i32> {
-    ROWS.iter().flat_map(|(_, shuffle)| shuffle.apply(values)).collect()
+    ROWS.iter()
+        .flat_map(|(_, shuffle)| shuffle.apply(values))
+        .collect()
 }
 // ANCHOR_END: rows
 
 // ANCHOR: launch
 /// One warp runs `shuffle_table` on `values`; the nine rows of 32 lanes come back.
 fn gpu_tables(stream: &Arc<CudaStream>, kernel: &CudaFunction, values: &[i32]) -> Vec<i32> {
-    let d_values = stream.clone_htod(values).or_exit("copy the values to the GPU");
+    let d_values = stream
+        .clone_htod(values)
+        .or_exit("copy the values to the GPU");
     let mut d_table = alloc_poisoned::<i32>(stream, ROWS.len() * WARP);
-    let one_warp = LaunchConfig { grid_dim: (1, 1, 1), block_dim: (WARP as u32, 1, 1), shared_mem_bytes: 0 };
-    unsafe { stream.launch_builder(kernel).arg(&d_values).arg(&mut d_table).launch(one_warp) }
-        .or_exit("launch shuffle_table");
-    stream.clone_dtoh(&d_table).or_exit("copy the tables from the GPU")
+    let one_warp = LaunchConfig {
+        grid_dim: (1, 1, 1),
+        block_dim: (WARP as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    unsafe {
+        stream
+            .launch_builder(kernel)
+            .arg(&d_values)
+            .arg(&mut d_table)
+            .launch(one_warp)
+    }
+    .or_exit("launch shuffle_table");
+    stream
+        .clone_dtoh(&d_table)
+        .or_exit("copy the tables from the GPU")
 }
 // ANCHOR_END: launch
 
@@ -112,14 +167,20 @@ fn main() {
     println!("Each entry is the lane whose value arrived (lane i starts with the value i):");
     print_table(&got);
     let wrong = count_mismatches(&got, &cpu_tables(&lane_numbers));
-    println!("GPU tables equal the CPU's rules, lane numbers: {} ({wrong} entries differ)", verdict(wrong == 0));
+    println!(
+        "GPU tables equal the CPU's rules, lane numbers: {} ({wrong} entries differ)",
+        verdict(wrong == 0)
+    );
 
     // Then random 32-bit values, so that no lucky pattern can pass.
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let random: Vec<i32> = (0..WARP).map(|_| rng.next_u64() as i32).collect();
     let wrong = count_mismatches(&gpu_tables(&stream, &kernel, &random), &cpu_tables(&random));
-    println!("GPU tables equal the CPU's rules, random values: {} ({wrong} entries differ)", verdict(wrong == 0));
+    println!(
+        "GPU tables equal the CPU's rules, random values: {} ({wrong} entries differ)",
+        verdict(wrong == 0)
+    );
     println!("seed {seed} (varies)");
     // ANCHOR_END: main
 }

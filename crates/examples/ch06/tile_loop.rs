@@ -25,7 +25,11 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
         let mut next = vec![0; len];
         for _ in 0..steps {
             for i in 0..len {
-                next[i] = smooth_point(tile[i.saturating_sub(1)], tile[i], tile[(i + 1).min(len - 1)]);
+                next[i] = smooth_point(
+                    tile[i.saturating_sub(1)],
+                    tile[i],
+                    tile[(i + 1).min(len - 1)],
+                );
             }
             tile.copy_from_slice(&next);
         }
@@ -34,7 +38,13 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of points", problem_size(10_000_000, 100_000), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of points",
+        problem_size(10_000_000, 100_000),
+        1,
+        1 << 28,
+    );
     let steps = arg_usize(2, "the number of steps", 16, 0, 10_000);
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -46,27 +56,52 @@ fn main() {
     let want = smooth_each_tile(&x, steps);
     let tiles = n.div_ceil(TILE);
     let last = n - (tiles - 1) * TILE;
-    println!("{n} random integers in {tiles} tiles of {TILE} (the last has {last}), {steps} steps per tile");
+    println!(
+        "{n} random integers in {tiles} tiles of {TILE} (the last has {last}), {steps} steps per tile"
+    );
 
     // ANCHOR: launch
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
     let smooth_tiles = function(&module, "smooth_tiles");
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    let cfg = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (TILE as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (tiles as u32, 1, 1),
+        block_dim: (TILE as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let launch = |out: &mut _| {
-        unsafe { stream.launch_builder(&smooth_tiles).arg(&d_x).arg(out).arg(&(n as i32)).arg(&(steps as i32)).launch(cfg) }
-            .or_exit("launch smooth_tiles");
+        unsafe {
+            stream
+                .launch_builder(&smooth_tiles)
+                .arg(&d_x)
+                .arg(out)
+                .arg(&(n as i32))
+                .arg(&(steps as i32))
+                .launch(cfg)
+        }
+        .or_exit("launch smooth_tiles");
     };
     launch(&mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
-    println!("elements that differ from the CPU: {}", count_mismatches(&out, &want));
+    println!(
+        "elements that differ from the CPU: {}",
+        count_mismatches(&out, &want)
+    );
     println!("matches the CPU: {}", verdict(out == want));
     // ANCHOR_END: launch
 
     let t = time_gpu(&stream, 2, 20, || launch(&mut d_out));
     let bytes = 2.0 * 4.0 * n as f64; // each point read once and written once
-    record(&format!("smooth_tiles n={n} steps={steps}"), &t, Work::Bytes(bytes));
-    println!("kernel time {}, {} (read + written)", fmt_ms(t.median_ms), fmt_gb_per_s(bytes, t.median_ms));
+    record(
+        &format!("smooth_tiles n={n} steps={steps}"),
+        &t,
+        Work::Bytes(bytes),
+    );
+    println!(
+        "kernel time {}, {} (read + written)",
+        fmt_ms(t.median_ms),
+        fmt_gb_per_s(bytes, t.median_ms)
+    );
     println!("seed {seed} (varies)");
 }

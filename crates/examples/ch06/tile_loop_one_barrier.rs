@@ -25,7 +25,11 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
         let mut next = vec![0; len];
         for _ in 0..steps {
             for i in 0..len {
-                next[i] = smooth_point(tile[i.saturating_sub(1)], tile[i], tile[(i + 1).min(len - 1)]);
+                next[i] = smooth_point(
+                    tile[i.saturating_sub(1)],
+                    tile[i],
+                    tile[(i + 1).min(len - 1)],
+                );
             }
             tile.copy_from_slice(&next);
         }
@@ -34,7 +38,13 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of points", problem_size(10_000_000, 100_000), 1, 1 << 28);
+    let n = arg_usize(
+        1,
+        "the number of points",
+        problem_size(10_000_000, 100_000),
+        1,
+        1 << 28,
+    );
     let steps = arg_usize(2, "the number of steps", 16, 0, 10_000);
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -48,12 +58,27 @@ fn main() {
     println!("{n} random integers in {tiles} tiles of {TILE}, {steps} steps per tile");
 
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
-    let (two_barriers, one_barrier) = (function(&module, "smooth_tiles"), function(&module, "smooth_tiles_one_barrier"));
+    let (two_barriers, one_barrier) = (
+        function(&module, "smooth_tiles"),
+        function(&module, "smooth_tiles_one_barrier"),
+    );
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
-    let cfg = LaunchConfig { grid_dim: (tiles as u32, 1, 1), block_dim: (TILE as u32, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (tiles as u32, 1, 1),
+        block_dim: (TILE as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let launch = |kernel, out: &mut _| {
-        unsafe { stream.launch_builder(kernel).arg(&d_x).arg(out).arg(&(n as i32)).arg(&(steps as i32)).launch(cfg) }
-            .or_exit("launch a smoothing kernel");
+        unsafe {
+            stream
+                .launch_builder(kernel)
+                .arg(&d_x)
+                .arg(out)
+                .arg(&(n as i32))
+                .arg(&(steps as i32))
+                .launch(cfg)
+        }
+        .or_exit("launch a smoothing kernel");
     };
 
     // ANCHOR: launches
@@ -63,23 +88,39 @@ fn main() {
         ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);
-        println!("one barrier, launch {attempt}: {wrong} of {n} elements differ from the CPU (varies)");
+        println!(
+            "one barrier, launch {attempt}: {wrong} of {n} elements differ from the CPU (varies)"
+        );
     }
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     launch(&two_barriers, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
-    println!("two barriers: {} of {n} elements differ from the CPU", count_mismatches(&out, &want));
+    println!(
+        "two barriers: {} of {n} elements differ from the CPU",
+        count_mismatches(&out, &want)
+    );
     // ANCHOR_END: launches
 
     // ANCHOR: timing
     let bytes = 2.0 * 4.0 * n as f64;
     let t2 = time_gpu(&stream, 2, 20, || launch(&two_barriers, &mut d_out));
     let t1 = time_gpu(&stream, 2, 20, || launch(&one_barrier, &mut d_out));
-    record(&format!("smooth_tiles (two barriers) n={n} steps={steps}"), &t2, Work::Bytes(bytes));
-    record(&format!("smooth_tiles_one_barrier n={n} steps={steps}"), &t1, Work::Bytes(bytes));
+    record(
+        &format!("smooth_tiles (two barriers) n={n} steps={steps}"),
+        &t2,
+        Work::Bytes(bytes),
+    );
+    record(
+        &format!("smooth_tiles_one_barrier n={n} steps={steps}"),
+        &t1,
+        Work::Bytes(bytes),
+    );
     println!("time with two barriers per step: {}", fmt_ms(t2.median_ms));
     println!("time with one barrier per step:  {}", fmt_ms(t1.median_ms));
-    println!("two barriers take {} the time of one", fmt_times(t2.median_ms / t1.median_ms));
+    println!(
+        "two barriers take {} the time of one",
+        fmt_times(t2.median_ms / t1.median_ms)
+    );
     // ANCHOR_END: timing
     println!("seed {seed} (varies)");
 }

@@ -9,7 +9,9 @@ use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::{Rng, fresh_seed};
-use cudarc::driver::{CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits};
+use cudarc::driver::{
+    CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
+};
 use rayon::prelude::*;
 
 const WARP: usize = 32;
@@ -19,7 +21,13 @@ type Lanes<T> = [T; WARP];
 /// What `__shfl_down_sync(mask, v, delta)` hands each of 32 lanes: the value `delta` lanes
 /// up, or, for the last `delta` lanes, their own.
 fn shuffle_down<T: Copy>(v: &Lanes<T>, delta: usize) -> Lanes<T> {
-    std::array::from_fn(|lane| if lane + delta < WARP { v[lane + delta] } else { v[lane] })
+    std::array::from_fn(|lane| {
+        if lane + delta < WARP {
+            v[lane + delta]
+        } else {
+            v[lane]
+        }
+    })
 }
 
 /// What `__shfl_xor_sync(mask, v, lane_mask)` hands each lane: the value of lane ^ lane_mask.
@@ -79,16 +87,32 @@ fn run<T: DeviceRepr + ValidAsZeroBits + Default + Clone + Unpin>(
     let n = x.len();
     let d_x = stream.clone_htod(x).or_exit("copy the input to the GPU");
     let mut d_out = alloc_poisoned::<T>(stream, n);
-    let cfg = LaunchConfig { grid_dim: (n.div_ceil(256) as u32, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+    let cfg = LaunchConfig {
+        grid_dim: (n.div_ceil(256) as u32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let f = function(module, kernel);
-    unsafe { stream.launch_builder(&f).arg(&d_x).arg(&mut d_out).arg(&(n as i32)).launch(cfg) }
-        .or_exit(&format!("launch {kernel}"));
-    stream.clone_dtoh(&d_out).or_exit("copy the result from the GPU")
+    unsafe {
+        stream
+            .launch_builder(&f)
+            .arg(&d_x)
+            .arg(&mut d_out)
+            .arg(&(n as i32))
+            .launch(cfg)
+    }
+    .or_exit(&format!("launch {kernel}"));
+    stream
+        .clone_dtoh(&d_out)
+        .or_exit("copy the result from the GPU")
 }
 
 /// In how many warps every one of the 32 lanes holds `want[w]`.
 fn warps_where_all_lanes_hold<T: PartialEq + Sync>(got: &[T], want: &[T]) -> usize {
-    got.par_chunks_exact(WARP).zip(want).filter(|(lanes, w)| lanes.iter().all(|v| v == *w)).count()
+    got.par_chunks_exact(WARP)
+        .zip(want)
+        .filter(|(lanes, w)| lanes.iter().all(|v| v == *w))
+        .count()
 }
 
 fn main() {
@@ -106,29 +130,54 @@ fn main() {
     // ANCHOR: integers
     // Integers: any order of additions gives the same sum, so the checks are exact.
     let ints: Vec<i32> = (0..n).map(|_| rng.below(2001) as i32 - 1000).collect();
-    let int_sums: Vec<i32> = ints.par_chunks_exact(WARP).map(|w| w.iter().sum()).collect();
+    let int_sums: Vec<i32> = ints
+        .par_chunks_exact(WARP)
+        .map(|w| w.iter().sum())
+        .collect();
 
     let down = run(&stream, &module, "warp_sum_down_i32", &ints);
     let lane0: Vec<i32> = down.iter().step_by(WARP).copied().collect();
     println!("i32, __shfl_down_sync:");
-    println!("  lane 0 holds its warp's sum, in every warp: {}", verdict(lane0 == int_sums));
-    println!("  warps in which all 32 lanes hold the sum: {} of {warps}", warps_where_all_lanes_hold(&down, &int_sums));
-    println!("  every lane equals the CPU's five steps: {}", verdict(down == every_warp(&ints, sum_down)));
+    println!(
+        "  lane 0 holds its warp's sum, in every warp: {}",
+        verdict(lane0 == int_sums)
+    );
+    println!(
+        "  warps in which all 32 lanes hold the sum: {} of {warps}",
+        warps_where_all_lanes_hold(&down, &int_sums)
+    );
+    println!(
+        "  every lane equals the CPU's five steps: {}",
+        verdict(down == every_warp(&ints, sum_down))
+    );
 
     let xor = run(&stream, &module, "warp_sum_xor_i32", &ints);
     println!("i32, __shfl_xor_sync:");
-    println!("  warps in which all 32 lanes hold the sum: {} of {warps}", warps_where_all_lanes_hold(&xor, &int_sums));
-    println!("  every lane equals the CPU's five steps: {}", verdict(xor == every_warp(&ints, sum_xor)));
+    println!(
+        "  warps in which all 32 lanes hold the sum: {} of {warps}",
+        warps_where_all_lanes_hold(&xor, &int_sums)
+    );
+    println!(
+        "  every lane equals the CPU's five steps: {}",
+        verdict(xor == every_warp(&ints, sum_xor))
+    );
     // ANCHOR_END: integers
 
     // ANCHOR: floats
     // Floats: the CPU does the same float32 additions in the same order, so every lane must
     // match it bit for bit; lane 0 must also be within 1e-6 of a float64 sum of the warp.
     let floats = rng.vec_f32(n, -1.0, 1.0);
-    let f64_sums: Vec<f64> = floats.par_chunks_exact(WARP).map(|w| w.iter().map(|&v| v as f64).sum()).collect();
+    let f64_sums: Vec<f64> = floats
+        .par_chunks_exact(WARP)
+        .map(|w| w.iter().map(|&v| v as f64).sum())
+        .collect();
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
     for (kernel, shuffle, cpu) in [
-        ("warp_sum_down_f32", "__shfl_down_sync", sum_down::<f32> as fn(Lanes<f32>) -> Lanes<f32>),
+        (
+            "warp_sum_down_f32",
+            "__shfl_down_sync",
+            sum_down::<f32> as fn(Lanes<f32>) -> Lanes<f32>,
+        ),
         ("warp_sum_xor_f32", "__shfl_xor_sync", sum_xor::<f32>),
     ] {
         let got = run(&stream, &module, kernel, &floats);
@@ -136,15 +185,30 @@ fn main() {
         let lane0: Vec<f64> = got.iter().step_by(WARP).map(|&v| v as f64).collect();
         let error = relative_error(&lane0, &f64_sums);
         println!("f32, {shuffle}:");
-        println!("  every lane's bits equal the CPU's five steps: {} ({same_bits} lanes differ)", verdict(same_bits == 0));
-        println!("  lane 0 within 1e-6 of a float64 sum: {} (relative error {error:.1e}) (varies)", verdict(error < 1e-6));
+        println!(
+            "  every lane's bits equal the CPU's five steps: {} ({same_bits} lanes differ)",
+            verdict(same_bits == 0)
+        );
+        println!(
+            "  lane 0 within 1e-6 of a float64 sum: {} (relative error {error:.1e}) (varies)",
+            verdict(error < 1e-6)
+        );
     }
 
     // A maximum is exact in any order.
-    let maxima: Vec<f32> = floats.par_chunks_exact(WARP).map(|w| w.iter().copied().fold(f32::MIN, f32::max)).collect();
+    let maxima: Vec<f32> = floats
+        .par_chunks_exact(WARP)
+        .map(|w| w.iter().copied().fold(f32::MIN, f32::max))
+        .collect();
     let got = run(&stream, &module, "warp_max_xor_f32", &floats);
     println!("f32 maximum, __shfl_xor_sync with fmaxf:");
-    println!("  warps in which all 32 lanes hold the maximum: {} of {warps}", warps_where_all_lanes_hold(&got, &maxima));
-    println!("  every lane equals the CPU's five steps: {}", verdict(got == every_warp(&floats, max_xor)));
+    println!(
+        "  warps in which all 32 lanes hold the maximum: {} of {warps}",
+        warps_where_all_lanes_hold(&got, &maxima)
+    );
+    println!(
+        "  every lane equals the CPU's five steps: {}",
+        verdict(got == every_warp(&floats, max_xor))
+    );
     // ANCHOR_END: floats
 }

@@ -29,21 +29,44 @@ fn main() {
     for k in [1usize, 2, 3, 4, 6, 8] {
         let kernel = function(&module, &format!("image_coarse_{k}"));
         let blocks = (side * side).div_ceil(k).div_ceil(256) as u32;
-        let config = LaunchConfig { grid_dim: (blocks, 1, 1), block_dim: (256, 1, 1), shared_mem_bytes: 0 };
+        let config = LaunchConfig {
+            grid_dim: (blocks, 1, 1),
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        };
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
         let t = time_gpu(&stream, 1, 10, || {
             let mut launch = stream.launch_builder(&kernel);
-            launch.arg(&d.ls).arg(&d.ms).arg(&d.ns).arg(&d.n_px).arg(&d.us).arg(&d.vs).arg(&d.ws).arg(&d.vis).arg(&d.n_vis).arg(&d.inv_n).arg(&mut img);
+            launch
+                .arg(&d.ls)
+                .arg(&d.ms)
+                .arg(&d.ns)
+                .arg(&d.n_px)
+                .arg(&d.us)
+                .arg(&d.vs)
+                .arg(&d.ws)
+                .arg(&d.vis)
+                .arg(&d.n_vis)
+                .arg(&d.inv_n)
+                .arg(&mut img);
             unsafe { launch.launch(config) }.or_exit("launch an imaging kernel");
         });
-        record(&format!("image_coarse_{k}, {side}x{side} px, {n_vis} vis"), &t, Work::Flops(flops));
+        record(
+            &format!("image_coarse_{k}, {side}x{side} px, {n_vis} vis"),
+            &t,
+            Work::Flops(flops),
+        );
         let img = stream.clone_dtoh(&img).or_exit("copy the image back");
         if k == 1 {
             (base_ms, base_img) = (t.median_ms, img.clone());
         }
         // Same arithmetic per pixel, perhaps contracted differently: within 1e-4 of the peak.
         let peak = base_img.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
-        let diff = img.iter().zip(&base_img).map(|(a, b)| (a[0] - b[0]).abs().max((a[1] - b[1]).abs())).fold(0.0, f32::max);
+        let diff = img
+            .iter()
+            .zip(&base_img)
+            .map(|(a, b)| (a[0] - b[0]).abs().max((a[1] - b[1]).abs()))
+            .fold(0.0, f32::max);
         println!(
             "{k}  {blocks:>6}  {:>9}  {:>8}  {:>12}  {}",
             fmt_ms(t.median_ms),

@@ -13,7 +13,9 @@ use course::machine::describe_cpu;
 use course::random::{Rng, fresh_seed};
 use course::sky::{FIELD, OnGpu, brightest_point, observe, pixel_of, pixels, upload};
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaFunction, CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaFunction, CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
@@ -25,18 +27,40 @@ const BLOCK: u32 = 256;
 // ANCHOR: launch
 /// Run one imaging kernel that computes `per_thread` pixels in each thread, in blocks of 256
 /// threads, on a poisoned output; time it and return the image as f64 pairs (re, im).
-fn run<T: DeviceRepr + Copy + Into<f64>>(stream: &Arc<CudaStream>, kernel: &CudaFunction, d: &OnGpu<T>, per_thread: usize, reps: (usize, usize)) -> (Timing, Vec<[f64; 2]>) {
+fn run<T: DeviceRepr + Copy + Into<f64>>(
+    stream: &Arc<CudaStream>,
+    kernel: &CudaFunction,
+    d: &OnGpu<T>,
+    per_thread: usize,
+    reps: (usize, usize),
+) -> (Timing, Vec<[f64; 2]>) {
     let mut img = alloc_poisoned::<[T; 2]>(stream, d.n_px as usize);
     let threads = (d.n_px as usize).div_ceil(per_thread) as u32;
-    let config = LaunchConfig { grid_dim: (threads.div_ceil(BLOCK), 1, 1), block_dim: (BLOCK, 1, 1), shared_mem_bytes: 0 };
+    let config = LaunchConfig {
+        grid_dim: (threads.div_ceil(BLOCK), 1, 1),
+        block_dim: (BLOCK, 1, 1),
+        shared_mem_bytes: 0,
+    };
     let t = time_gpu(stream, reps.0, reps.1, || {
         let mut launch = stream.launch_builder(kernel);
         launch.arg(&d.ls).arg(&d.ms).arg(&d.ns).arg(&d.n_px);
-        launch.arg(&d.us).arg(&d.vs).arg(&d.ws).arg(&d.vis).arg(&d.n_vis).arg(&d.inv_n).arg(&mut img);
+        launch
+            .arg(&d.us)
+            .arg(&d.vs)
+            .arg(&d.ws)
+            .arg(&d.vis)
+            .arg(&d.n_vis)
+            .arg(&d.inv_n)
+            .arg(&mut img);
         unsafe { launch.launch(config) }.or_exit("launch an imaging kernel");
     });
-    let img = stream.clone_dtoh(&img).or_exit("copy the image back from the GPU");
-    (t, img.iter().map(|&[re, im]| [re.into(), im.into()]).collect())
+    let img = stream
+        .clone_dtoh(&img)
+        .or_exit("copy the image back from the GPU");
+    (
+        t,
+        img.iter().map(|&[re, im]| [re.into(), im.into()]).collect(),
+    )
 }
 // ANCHOR_END: launch
 
@@ -49,38 +73,93 @@ struct Step {
 }
 
 const fn step(kernel: &'static str, double: bool, per_thread: usize, change: &'static str) -> Step {
-    Step { kernel, double, per_thread, change }
+    Step {
+        kernel,
+        double,
+        per_thread,
+        change,
+    }
 }
 
 // ANCHOR: steps
 const STEPS: [Step; 9] = [
-    step("image_first", true, 1, "first kernel: double, sum in global memory"),
-    step("image_local_sum", true, 1, "1: sum in a register, one write"),
+    step(
+        "image_first",
+        true,
+        1,
+        "first kernel: double, sum in global memory",
+    ),
+    step(
+        "image_local_sum",
+        true,
+        1,
+        "1: sum in a register, one write",
+    ),
     step("image_f32", false, 1, "2: float instead of double"),
     step("image_fast", false, 1, "3: __sincosf of the reduced phase"),
-    step("image_hot_loop", false, 1, "4: round by two additions, not rintf"),
-    step("image_shared", false, 1, "5: visibilities staged in shared memory"),
+    step(
+        "image_hot_loop",
+        false,
+        1,
+        "4: round by two additions, not rintf",
+    ),
+    step(
+        "image_shared",
+        false,
+        1,
+        "5: visibilities staged in shared memory",
+    ),
     step("image_coarse_4", false, 4, "6: four pixels per thread"),
     step("image_fma", false, 4, "7: explicit fused multiply-adds"),
-    step("image_shuffle", false, 4, "8: visibilities shared by warp shuffles"),
+    step(
+        "image_shuffle",
+        false,
+        4,
+        "8: visibilities shared by warp shuffles",
+    ),
 ];
 // ANCHOR_END: steps
 
 /// The largest |a − b| over two lists of pixels, divided by `peak`.
 fn worst(a: &[[f64; 2]], b: &[[f64; 2]], peak: f64) -> f64 {
-    a.iter().zip(b).map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1])).fold(0.0, f64::max) / peak
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
+        .fold(0.0, f64::max)
+        / peak
 }
 
 fn main() {
-    let side = arg_usize(1, "the image side in pixels", problem_size(1024, 64), 8, 4096);
-    let n_vis = arg_usize(2, "the number of visibilities", problem_size(1 << 18, 4096), 1, 1 << 22);
+    let side = arg_usize(
+        1,
+        "the image side in pixels",
+        problem_size(1024, 64),
+        8,
+        4096,
+    );
+    let n_vis = arg_usize(
+        2,
+        "the number of visibilities",
+        problem_size(1 << 18, 4096),
+        1,
+        1 << 22,
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
     let double_module: Arc<CudaModule> = load(&ctx, &kernel_file!("ch07-imaging-f64.cu"), false);
     let float_module: Arc<CudaModule> = load(&ctx, &kernel_file!("ch07-imaging.cu"), false);
-    let kernel = |name: &str, double: bool| function(if double { &double_module } else { &float_module }, name);
+    let kernel = |name: &str, double: bool| {
+        function(
+            if double {
+                &double_module
+            } else {
+                &float_module
+            },
+            name,
+        )
+    };
 
     let seed = fresh_seed();
     let mut rng = Rng::new(seed);
@@ -89,11 +168,22 @@ fn main() {
     let lmn = [ls, ms, ns];
     let n_px = side * side;
     let pairs = (n_px * n_vis) as f64;
-    println!("image of {side} x {side} pixels, {:.1} degrees across", FIELD.to_degrees());
-    println!("{n_vis} visibilities from {} antennas over {} time steps", obs.antennas, obs.time_steps);
+    println!(
+        "image of {side} x {side} pixels, {:.1} degrees across",
+        FIELD.to_degrees()
+    );
+    println!(
+        "{n_vis} visibilities from {} antennas over {} time steps",
+        obs.antennas, obs.time_steps
+    );
     println!("noise and sampled pixels drawn with seed {seed} (varies)");
-    let largest = (0..n_vis).map(|j| obs.u[j].abs() * FIELD / 2.0 + obs.v[j].abs() * FIELD / 2.0).fold(0.0, f64::max);
-    println!("phases reach about {largest:.0} turns ({:.0} radians) at the corners", largest * std::f64::consts::TAU);
+    let largest = (0..n_vis)
+        .map(|j| obs.u[j].abs() * FIELD / 2.0 + obs.v[j].abs() * FIELD / 2.0)
+        .fold(0.0, f64::max);
+    println!(
+        "phases reach about {largest:.0} turns ({:.0} radians) at the corners",
+        largest * std::f64::consts::TAU
+    );
 
     // ANCHOR: reference
     // The reference: 256 random pixels and the brightest source's pixel, in f64 with rayon.
@@ -105,14 +195,18 @@ fn main() {
         .map(|&p| {
             let mut sum = Complex64::new(0.0, 0.0);
             for j in 0..n_vis {
-                let phase = std::f64::consts::TAU * (obs.u[j] * lmn[0][p] + obs.v[j] * lmn[1][p] + obs.w[j] * lmn[2][p]);
+                let phase = std::f64::consts::TAU
+                    * (obs.u[j] * lmn[0][p] + obs.v[j] * lmn[1][p] + obs.w[j] * lmn[2][p]);
                 sum += obs.vis[j] * Complex64::from_polar(1.0, phase);
             }
             [sum.re / n_vis as f64, sum.im / n_vis as f64]
         })
         .collect();
     let peak = reference.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
-    println!("float64 reference on the CPU: {} pixels, peak {peak:.3} (varies)", sample.len());
+    println!(
+        "float64 reference on the CPU: {} pixels, peak {peak:.3} (varies)",
+        sample.len()
+    );
     // ANCHOR_END: reference
 
     let double_data = upload(&stream, &obs, side, |x| x);
@@ -121,9 +215,21 @@ fn main() {
     let reps = (1, 10);
     let run_step = |s: &Step| {
         if s.double {
-            run(&stream, &kernel(s.kernel, true), &double_data, s.per_thread, reps)
+            run(
+                &stream,
+                &kernel(s.kernel, true),
+                &double_data,
+                s.per_thread,
+                reps,
+            )
         } else {
-            run(&stream, &kernel(s.kernel, false), &float_data, s.per_thread, reps)
+            run(
+                &stream,
+                &kernel(s.kernel, false),
+                &float_data,
+                s.per_thread,
+                reps,
+            )
         }
     };
     let versus_reference = |img: &[[f64; 2]]| {
@@ -133,7 +239,9 @@ fn main() {
 
     // Under compute-sanitizer course::timing skips the warm-up and times a single run.
     let (warm, timed) = if sanitizing() { (0, 1) } else { reps };
-    println!("timing, per kernel: warm-up runs {warm}, timed runs {timed}; each time shown is their median, from CUDA events");
+    println!(
+        "timing, per kernel: warm-up runs {warm}, timed runs {timed}; each time shown is their median, from CUDA events"
+    );
 
     // ANCHOR: candidates
     println!();
@@ -146,24 +254,43 @@ fn main() {
         ("image_fast", "__sincosf of the reduced phase     "),
     ] {
         let (t, img) = run_step(&step(name, false, 1, ""));
-        record(&format!("{name} (candidate), {side}x{side} px, {n_vis} vis"), &t, Work::Flops(FLOPS_PER_PAIR * pairs));
-        println!("  {what} {:>9}, error {:.1e} (varies)", fmt_ms(t.median_ms), versus_reference(&img));
+        record(
+            &format!("{name} (candidate), {side}x{side} px, {n_vis} vis"),
+            &t,
+            Work::Flops(FLOPS_PER_PAIR * pairs),
+        );
+        println!(
+            "  {what} {:>9}, error {:.1e} (varies)",
+            fmt_ms(t.median_ms),
+            versus_reference(&img)
+        );
     }
     // ANCHOR_END: candidates
 
     // ANCHOR: table
     println!();
-    println!("step  what changed                                   time  vs first  vs previous          rate");
+    println!(
+        "step  what changed                                   time  vs first  vs previous          rate"
+    );
     let mut checks = Vec::new();
     let (mut first_ms, mut previous): (f64, Option<(f64, Vec<[f64; 2]>, bool)>) = (0.0, None);
     for (i, s) in STEPS.iter().enumerate() {
         let (t, img) = run_step(s);
         let precision = if s.double { "f64" } else { "f32" };
-        record(&format!("step {i}: {} ({precision}), {side}x{side} px, {n_vis} vis", s.kernel), &t, Work::Flops(FLOPS_PER_PAIR * pairs));
+        record(
+            &format!(
+                "step {i}: {} ({precision}), {side}x{side} px, {n_vis} vis",
+                s.kernel
+            ),
+            &t,
+            Work::Flops(FLOPS_PER_PAIR * pairs),
+        );
         if i == 0 {
             first_ms = t.median_ms;
         }
-        let vs_previous = previous.as_ref().map_or("-".to_string(), |(ms, _, _)| fmt_times(ms / t.median_ms));
+        let vs_previous = previous
+            .as_ref()
+            .map_or("-".to_string(), |(ms, _, _)| fmt_times(ms / t.median_ms));
         println!(
             "{i:>4}  {:<42} {:>9}  {:>8}  {:>11}  {:>12}",
             s.change,
@@ -186,15 +313,22 @@ fn main() {
 
     // ANCHOR: checks
     println!();
-    println!("checks: largest difference over the peak (tolerance 1e-9 between double images, 1e-3 otherwise)");
+    println!(
+        "checks: largest difference over the peak (tolerance 1e-9 between double images, 1e-3 otherwise)"
+    );
     println!("step  vs float64 CPU  vs previous step  matches both");
     for (i, e_ref, tol, e_prev) in checks {
         let ok = e_ref <= tol && e_prev.is_none_or(|(e, t)| e <= t);
         let prev = e_prev.map_or("-".to_string(), |(e, _)| format!("{e:.1e}"));
-        println!("{i:>4}  {e_ref:>14.1e}  {prev:>16}  {} (varies)", verdict(ok));
+        println!(
+            "{i:>4}  {e_ref:>14.1e}  {prev:>16}  {} (varies)",
+            verdict(ok)
+        );
     }
     let last = previous.map(|(_, img, _)| img).unwrap_or_default();
-    let top = (0..n_px).max_by(|&a, &b| last[a][0].total_cmp(&last[b][0])).unwrap_or(0);
+    let top = (0..n_px)
+        .max_by(|&a, &b| last[a][0].total_cmp(&last[b][0]))
+        .unwrap_or(0);
     println!(
         "peak of the last image at pixel (column {}, row {}); the brightest source is at ({bright_col}, {bright_row}): {}",
         top % side,

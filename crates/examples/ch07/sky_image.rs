@@ -17,7 +17,8 @@ fn main() {
         .map(|p| {
             let mut sum = Complex64::new(0.0, 0.0);
             for j in 0..n_vis {
-                let phase = std::f64::consts::TAU * (obs.u[j] * ls[p] + obs.v[j] * ms[p] + obs.w[j] * ns[p]);
+                let phase = std::f64::consts::TAU
+                    * (obs.u[j] * ls[p] + obs.v[j] * ms[p] + obs.w[j] * ns[p]);
                 sum += obs.vis[j] * Complex64::from_polar(1.0, phase);
             }
             // The sky is real: keep the real part.

@@ -9,7 +9,11 @@ pub fn relative_error<T: Copy + Into<f64>>(got: &[T], want: &[T]) -> f64 {
         diff += (g - w) * (g - w);
         norm += w * w;
     }
-    if norm == 0.0 { diff.sqrt() } else { (diff / norm).sqrt() }
+    if norm == 0.0 {
+        diff.sqrt()
+    } else {
+        (diff / norm).sqrt()
+    }
 }
 
 /// How many elements differ, for results that must match exactly.

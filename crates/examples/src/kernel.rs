@@ -21,7 +21,11 @@ macro_rules! kernel_file {
     ($file:literal) => {
         $crate::kernel::KernelFile {
             name: $file,
-            source: include_str!(concat!(env!("CARGO_MANIFEST_DIR"), "/../../kernels/", $file)),
+            source: include_str!(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/../../kernels/",
+                $file
+            )),
         }
     };
 }
@@ -35,7 +39,11 @@ pub fn nvrtc_present() -> bool {
 /// (CUDA 13 keeps libcu++, which `<cooperative_groups.h>` needs, under `include/cccl`).
 fn include_paths() -> Vec<String> {
     if let Ok(list) = std::env::var("COURSE_CUDA_INCLUDE") {
-        return list.split(':').filter(|p| !p.is_empty()).map(String::from).collect();
+        return list
+            .split(':')
+            .filter(|p| !p.is_empty())
+            .map(String::from)
+            .collect();
     }
     ["/usr/local/cuda/include", "/usr/local/cuda/include/cccl"]
         .into_iter()
@@ -66,7 +74,10 @@ pub fn compile(file: &KernelFile, arch: &str, fast_math: bool) -> Result<Ptx, St
             file.name,
             log.to_string_lossy().trim_end()
         ),
-        other => format!("kernels/{} could not be compiled for {arch}: {other}", file.name),
+        other => format!(
+            "kernels/{} could not be compiled for {arch}: {other}",
+            file.name
+        ),
     })
 }
 
@@ -83,7 +94,10 @@ pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<C
         std::process::exit(1)
     });
     ctx.load_module(ptx).unwrap_or_else(|e| {
-        eprintln!("Error: the GPU refused the PTX of kernels/{}: {e}.", file.name);
+        eprintln!(
+            "Error: the GPU refused the PTX of kernels/{}: {e}.",
+            file.name
+        );
         std::process::exit(1)
     })
 }

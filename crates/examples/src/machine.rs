@@ -11,7 +11,10 @@ pub fn describe_cpu() -> String {
                 .map(|(_, name)| name.split_whitespace().collect::<Vec<_>>().join(" "))
         })
         .unwrap_or_else(|| std::env::consts::ARCH.to_string());
-    format!("CPU: {model}, {} rayon threads", rayon::current_num_threads())
+    format!(
+        "CPU: {model}, {} rayon threads",
+        rayon::current_num_threads()
+    )
 }
 
 /// Size in KiB of this CPU's data cache of `level` (1, 2 or 3), as Linux reports it for the
@@ -19,13 +22,17 @@ pub fn describe_cpu() -> String {
 pub fn data_cache_kib(level: u32) -> usize {
     let dir = std::path::Path::new("/sys/devices/system/cpu/cpu0/cache");
     for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let read = |name: &str| std::fs::read_to_string(entry.path().join(name)).unwrap_or_default();
+        let read =
+            |name: &str| std::fs::read_to_string(entry.path().join(name)).unwrap_or_default();
         if read("level").trim() == level.to_string() && read("type").trim() != "Instruction" {
             let size = read("size");
             let size = size.trim();
             return match size.strip_suffix('K') {
                 Some(kib) => kib.parse().unwrap_or(0),
-                None => size.strip_suffix('M').and_then(|m| m.parse::<usize>().ok()).map_or(0, |m| m * 1024),
+                None => size
+                    .strip_suffix('M')
+                    .and_then(|m| m.parse::<usize>().ok())
+                    .map_or(0, |m| m * 1024),
             };
         }
     }

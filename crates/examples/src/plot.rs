@@ -26,8 +26,9 @@ const LEFT: f64 = 70.0;
 const RIGHT: f64 = 170.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 55.0;
-const COLOURS: [&str; 8] =
-    ["#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf"];
+const COLOURS: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
+];
 
 /// Maps data to pixels along one axis.
 struct Axis {
@@ -39,7 +40,9 @@ struct Axis {
 impl Axis {
     fn new(log: bool, values: impl Iterator<Item = f64>) -> Axis {
         let t = |v: f64| if log { v.log10() } else { v };
-        let (mut lo, mut hi) = values.map(t).fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
+        let (mut lo, mut hi) = values
+            .map(t)
+            .fold((f64::MAX, f64::MIN), |(a, b), v| (a.min(v), b.max(v)));
         if log {
             (lo, hi) = (lo.floor(), hi.ceil());
         } else {
@@ -60,7 +63,9 @@ impl Axis {
 
     fn ticks(&self) -> Vec<f64> {
         if self.log {
-            (self.lo as i32..=self.hi as i32).map(|e| 10f64.powi(e)).collect()
+            (self.lo as i32..=self.hi as i32)
+                .map(|e| 10f64.powi(e))
+                .collect()
         } else {
             let step = nice_step(self.hi - self.lo);
             let n = ((self.hi - self.lo) / step).round() as i32;
@@ -73,13 +78,21 @@ impl Axis {
 fn nice_step(span: f64) -> f64 {
     let raw = (span / 5.0).max(f64::MIN_POSITIVE);
     let power = 10f64.powf(raw.log10().floor());
-    [1.0, 2.0, 5.0, 10.0].into_iter().map(|m| m * power).find(|s| *s >= raw).unwrap_or(10.0 * power)
+    [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * power)
+        .find(|s| *s >= raw)
+        .unwrap_or(10.0 * power)
 }
 
 fn tick_label(v: f64, log: bool) -> String {
     if log {
         let e = v.log10().round() as i32;
-        if (0..=3).contains(&e) { format!("{}", 10i64.pow(e as u32)) } else { format!("1e{e}") }
+        if (0..=3).contains(&e) {
+            format!("{}", 10i64.pow(e as u32))
+        } else {
+            format!("1e{e}")
+        }
     } else if v.fract() == 0.0 {
         format!("{v:.0}")
     } else {
@@ -97,30 +110,89 @@ impl Chart {
         let py = |v: f64| TOP + (1.0 - y.frac(v)) * ph;
 
         let mut s = String::new();
-        let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#);
+        let _ = writeln!(
+            s,
+            r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {W} {H}" font-family="sans-serif" font-size="12">"#
+        );
         let _ = writeln!(s, r#"<rect width="{W}" height="{H}" fill="white"/>"#);
-        let _ = writeln!(s, r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#, LEFT + pw / 2.0, esc(&self.title));
+        let _ = writeln!(
+            s,
+            r#"<text x="{}" y="22" text-anchor="middle" font-size="15">{}</text>"#,
+            LEFT + pw / 2.0,
+            esc(&self.title)
+        );
         for t in x.ticks() {
             let p = px(t);
-            let _ = writeln!(s, r##"<line x1="{p:.1}" y1="{TOP}" x2="{p:.1}" y2="{:.1}" stroke="#ddd"/>"##, TOP + ph);
-            let _ = writeln!(s, r#"<text x="{p:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, TOP + ph + 16.0, tick_label(t, x.log));
+            let _ = writeln!(
+                s,
+                r##"<line x1="{p:.1}" y1="{TOP}" x2="{p:.1}" y2="{:.1}" stroke="#ddd"/>"##,
+                TOP + ph
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{p:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+                TOP + ph + 16.0,
+                tick_label(t, x.log)
+            );
         }
         for t in y.ticks() {
             let p = py(t);
-            let _ = writeln!(s, r##"<line x1="{LEFT}" y1="{p:.1}" x2="{:.1}" y2="{p:.1}" stroke="#ddd"/>"##, LEFT + pw);
-            let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#, LEFT - 6.0, p + 4.0, tick_label(t, y.log));
+            let _ = writeln!(
+                s,
+                r##"<line x1="{LEFT}" y1="{p:.1}" x2="{:.1}" y2="{p:.1}" stroke="#ddd"/>"##,
+                LEFT + pw
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{}</text>"#,
+                LEFT - 6.0,
+                p + 4.0,
+                tick_label(t, y.log)
+            );
         }
-        let _ = writeln!(s, r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##);
-        let _ = writeln!(s, r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#, LEFT + pw / 2.0, H - 12.0, esc(&self.x_label));
-        let _ = writeln!(s, r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#, TOP + ph / 2.0, esc(&self.y_label));
+        let _ = writeln!(
+            s,
+            r##"<rect x="{LEFT}" y="{TOP}" width="{pw}" height="{ph}" fill="none" stroke="#333"/>"##
+        );
+        let _ = writeln!(
+            s,
+            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+            LEFT + pw / 2.0,
+            H - 12.0,
+            esc(&self.x_label)
+        );
+        let _ = writeln!(
+            s,
+            r#"<text transform="translate(18 {:.1}) rotate(-90)" text-anchor="middle">{}</text>"#,
+            TOP + ph / 2.0,
+            esc(&self.y_label)
+        );
         for (i, series) in self.series.iter().enumerate() {
             let colour = COLOURS[i % COLOURS.len()];
-            let points: Vec<String> = series.points.iter().map(|&(a, b)| format!("{:.1},{:.1}", px(a), py(b))).collect();
-            let _ = writeln!(s, r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#, points.join(" "));
+            let points: Vec<String> = series
+                .points
+                .iter()
+                .map(|&(a, b)| format!("{:.1},{:.1}", px(a), py(b)))
+                .collect();
+            let _ = writeln!(
+                s,
+                r#"<polyline fill="none" stroke="{colour}" stroke-width="2" points="{}"/>"#,
+                points.join(" ")
+            );
             let ly = TOP + 10.0 + 20.0 * i as f64;
             let lx = LEFT + pw + 12.0;
-            let _ = writeln!(s, r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/>"#, lx + 22.0);
-            let _ = writeln!(s, r#"<text x="{}" y="{}">{}</text>"#, lx + 28.0, ly + 4.0, esc(&series.label));
+            let _ = writeln!(
+                s,
+                r#"<line x1="{lx}" y1="{ly}" x2="{}" y2="{ly}" stroke="{colour}" stroke-width="2"/>"#,
+                lx + 22.0
+            );
+            let _ = writeln!(
+                s,
+                r#"<text x="{}" y="{}">{}</text>"#,
+                lx + 28.0,
+                ly + 4.0,
+                esc(&series.label)
+            );
         }
         s.push_str("</svg>\n");
         s
@@ -128,21 +200,39 @@ impl Chart {
 }
 
 fn esc(text: &str) -> String {
-    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;")
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 /// A grey-scale picture of `values` (`width` × `height`, row by row, the first row at the
 /// bottom), darkest at the smallest value and white at the largest, as SVG text. The pixels are
 /// an embedded PNG drawn `scale` times larger, without smoothing.
-pub fn grey_image_svg(title: &str, values: &[f64], width: usize, height: usize, scale: usize) -> String {
-    assert_eq!(values.len(), width * height, "a grey image needs width × height values");
-    let (lo, hi) = values.iter().fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
+pub fn grey_image_svg(
+    title: &str,
+    values: &[f64],
+    width: usize,
+    height: usize,
+    scale: usize,
+) -> String {
+    assert_eq!(
+        values.len(),
+        width * height,
+        "a grey image needs width × height values"
+    );
+    let (lo, hi) = values
+        .iter()
+        .fold((f64::MAX, f64::MIN), |(a, b), &v| (a.min(v), b.max(v)));
     let span = if hi > lo { hi - lo } else { 1.0 };
     // PNG rows run top to bottom, each starting with its filter byte (0: none).
     let mut raw = Vec::with_capacity((width + 1) * height);
     for row in (0..height).rev() {
         raw.push(0u8);
-        raw.extend(values[row * width..(row + 1) * width].iter().map(|&v| ((v - lo) / span * 255.0).round() as u8));
+        raw.extend(
+            values[row * width..(row + 1) * width]
+                .iter()
+                .map(|&v| ((v - lo) / span * 255.0).round() as u8),
+        );
     }
     // zlib stream of stored (uncompressed) deflate blocks, then its Adler-32.
     let mut zlib = vec![0x78, 0x01];
@@ -154,7 +244,9 @@ pub fn grey_image_svg(title: &str, values: &[f64], width: usize, height: usize, 
         zlib.extend((!len).to_le_bytes());
         zlib.extend_from_slice(block);
     }
-    let (a, b) = raw.iter().fold((1u32, 0u32), |(a, b), &x| ((a + x as u32) % 65_521, (b + a + x as u32) % 65_521));
+    let (a, b) = raw.iter().fold((1u32, 0u32), |(a, b), &x| {
+        ((a + x as u32) % 65_521, (b + a + x as u32) % 65_521)
+    });
     zlib.extend(((b << 16) | a).to_be_bytes());
     let mut header = Vec::new();
     header.extend((width as u32).to_be_bytes());
@@ -171,10 +263,23 @@ pub fn grey_image_svg(title: &str, values: &[f64], width: usize, height: usize, 
     }
     let (w, h) = (width * scale, height * scale);
     let mut s = String::new();
-    let _ = writeln!(s, r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {}" font-family="sans-serif" font-size="14">"#, h + 30);
+    let _ = writeln!(
+        s,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {w} {}" font-family="sans-serif" font-size="14">"#,
+        h + 30
+    );
     let _ = writeln!(s, r#"<rect width="{w}" height="{}" fill="white"/>"#, h + 30);
-    let _ = writeln!(s, r#"<text x="{}" y="20" text-anchor="middle">{}</text>"#, w / 2, esc(title));
-    let _ = writeln!(s, r#"<image x="0" y="30" width="{w}" height="{h}" style="image-rendering:pixelated" href="data:image/png;base64,{}"/>"#, base64(&png));
+    let _ = writeln!(
+        s,
+        r#"<text x="{}" y="20" text-anchor="middle">{}</text>"#,
+        w / 2,
+        esc(title)
+    );
+    let _ = writeln!(
+        s,
+        r#"<image x="0" y="30" width="{w}" height="{h}" style="image-rendering:pixelated" href="data:image/png;base64,{}"/>"#,
+        base64(&png)
+    );
     s.push_str("</svg>\n");
     s
 }
@@ -184,7 +289,11 @@ fn crc32(bytes: &[u8]) -> u32 {
     for &byte in bytes {
         crc ^= byte as u32;
         for _ in 0..8 {
-            crc = if crc & 1 == 1 { (crc >> 1) ^ 0xEDB8_8320 } else { crc >> 1 };
+            crc = if crc & 1 == 1 {
+                (crc >> 1) ^ 0xEDB8_8320
+            } else {
+                crc >> 1
+            };
         }
     }
     !crc
@@ -194,9 +303,16 @@ fn base64(bytes: &[u8]) -> String {
     const ABC: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
     for chunk in bytes.chunks(3) {
-        let n = chunk.iter().enumerate().fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
+        let n = chunk
+            .iter()
+            .enumerate()
+            .fold(0u32, |n, (i, &b)| n | (b as u32) << (16 - 8 * i));
         for i in 0..4 {
-            out.push(if i <= chunk.len() { ABC[(n >> (18 - 6 * i) & 63) as usize] as char } else { '=' });
+            out.push(if i <= chunk.len() {
+                ABC[(n >> (18 - 6 * i) & 63) as usize] as char
+            } else {
+                '='
+            });
         }
     }
     out

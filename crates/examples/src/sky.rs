@@ -35,12 +35,48 @@ struct Component {
 
 /// Two lobes east and west of a faint core, and three compact sources, one of them the brightest pixel of any image.
 const SKY: [Component; 6] = [
-    Component { l: -0.0085, m: 0.0015, flux: 160.0, sigma_l: 0.0022, sigma_m: 0.0030 },
-    Component { l: 0.0080, m: -0.0020, flux: 120.0, sigma_l: 0.0026, sigma_m: 0.0021 },
-    Component { l: 0.0003, m: -0.0002, flux: 1.0, sigma_l: 0.0, sigma_m: 0.0 },
-    Component { l: 0.0110, m: 0.0105, flux: 12.0, sigma_l: 0.0, sigma_m: 0.0 },
-    Component { l: -0.0120, m: -0.0110, flux: 2.0, sigma_l: 0.0, sigma_m: 0.0 },
-    Component { l: 0.0040, m: 0.0140, flux: 1.5, sigma_l: 0.0, sigma_m: 0.0 },
+    Component {
+        l: -0.0085,
+        m: 0.0015,
+        flux: 160.0,
+        sigma_l: 0.0022,
+        sigma_m: 0.0030,
+    },
+    Component {
+        l: 0.0080,
+        m: -0.0020,
+        flux: 120.0,
+        sigma_l: 0.0026,
+        sigma_m: 0.0021,
+    },
+    Component {
+        l: 0.0003,
+        m: -0.0002,
+        flux: 1.0,
+        sigma_l: 0.0,
+        sigma_m: 0.0,
+    },
+    Component {
+        l: 0.0110,
+        m: 0.0105,
+        flux: 12.0,
+        sigma_l: 0.0,
+        sigma_m: 0.0,
+    },
+    Component {
+        l: -0.0120,
+        m: -0.0110,
+        flux: 2.0,
+        sigma_l: 0.0,
+        sigma_m: 0.0,
+    },
+    Component {
+        l: 0.0040,
+        m: 0.0140,
+        flux: 1.5,
+        sigma_l: 0.0,
+        sigma_m: 0.0,
+    },
 ];
 
 /// Where the brightest compact source lies, as direction cosines `(l, m)`.
@@ -68,7 +104,15 @@ pub fn n_minus_one(l: f64, m: f64) -> f64 {
 /// Antenna positions (east, north, up) in metres: a fixed layout, denser near the centre (a Gaussian of 500 m).
 fn antennas() -> Vec<[f64; 3]> {
     let mut rng = Rng::new(0x5EED_A11A);
-    (0..ANTENNAS).map(|_| [500.0 * rng.normal(), 500.0 * rng.normal(), 3.0 * rng.normal()]).collect()
+    (0..ANTENNAS)
+        .map(|_| {
+            [
+                500.0 * rng.normal(),
+                500.0 * rng.normal(),
+                3.0 * rng.normal(),
+            ]
+        })
+        .collect()
 }
 
 /// `n_vis` visibilities: every pair of antennas at successive time steps, as many steps as
@@ -79,13 +123,26 @@ pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
     let mut baselines = Vec::new();
     for a in 0..ants.len() {
         for b in a + 1..ants.len() {
-            let d: Vec<f64> = (0..3).map(|k| (ants[b][k] - ants[a][k]) / WAVELENGTH).collect();
+            let d: Vec<f64> = (0..3)
+                .map(|k| (ants[b][k] - ants[a][k]) / WAVELENGTH)
+                .collect();
             // East-north-up to equatorial X (towards hour angle 0), Y (east), Z (north pole).
-            baselines.push([-lat.sin() * d[1] + lat.cos() * d[2], d[0], lat.cos() * d[1] + lat.sin() * d[2]]);
+            baselines.push([
+                -lat.sin() * d[1] + lat.cos() * d[2],
+                d[0],
+                lat.cos() * d[1] + lat.sin() * d[2],
+            ]);
         }
     }
     let time_steps = n_vis.div_ceil(baselines.len());
-    let mut obs = Observation { u: Vec::new(), v: Vec::new(), w: Vec::new(), vis: Vec::new(), antennas: ants.len(), time_steps };
+    let mut obs = Observation {
+        u: Vec::new(),
+        v: Vec::new(),
+        w: Vec::new(),
+        vis: Vec::new(),
+        antennas: ants.len(),
+        time_steps,
+    };
     'fill: for t in 0..time_steps {
         let h = (t as f64 - (time_steps as f64 - 1.0) / 2.0) * HOUR_ANGLE_STEP;
         for &[x, y, z] in &baselines {
@@ -98,8 +155,12 @@ pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
             let mut vis = Complex64::new(0.0, 0.0);
             for c in &SKY {
                 // A Gaussian of widths σ has the Gaussian taper exp(−2π²(σ_l²u² + σ_m²v²)).
-                let taper = (-2.0 * std::f64::consts::PI.powi(2) * (c.sigma_l.powi(2) * u * u + c.sigma_m.powi(2) * v * v)).exp();
-                let phase = -std::f64::consts::TAU * (u * c.l + v * c.m + w * n_minus_one(c.l, c.m));
+                let taper = (-2.0
+                    * std::f64::consts::PI.powi(2)
+                    * (c.sigma_l.powi(2) * u * u + c.sigma_m.powi(2) * v * v))
+                    .exp();
+                let phase =
+                    -std::f64::consts::TAU * (u * c.l + v * c.m + w * n_minus_one(c.l, c.m));
                 vis += c.flux * taper * Complex64::from_polar(1.0, phase);
             }
             if let Some(rng) = noise.as_deref_mut() {
@@ -156,8 +217,17 @@ pub struct OnGpu<T> {
 }
 
 /// Copy `obs` and the pixels of a `side` × `side` image to the GPU, converted by `to`.
-pub fn upload<T: DeviceRepr + Copy>(stream: &Arc<CudaStream>, obs: &Observation, side: usize, to: fn(f64) -> T) -> OnGpu<T> {
-    let send = |xs: &[f64]| stream.clone_htod(&xs.iter().map(|&x| to(x)).collect::<Vec<T>>()).or_exit("copy data to the GPU");
+pub fn upload<T: DeviceRepr + Copy>(
+    stream: &Arc<CudaStream>,
+    obs: &Observation,
+    side: usize,
+    to: fn(f64) -> T,
+) -> OnGpu<T> {
+    let send = |xs: &[f64]| {
+        stream
+            .clone_htod(&xs.iter().map(|&x| to(x)).collect::<Vec<T>>())
+            .or_exit("copy data to the GPU")
+    };
     let (ls, ms, ns) = pixels(side);
     let vis: Vec<[T; 2]> = obs.vis.iter().map(|z| [to(z.re), to(z.im)]).collect();
     OnGpu {
@@ -168,7 +238,9 @@ pub fn upload<T: DeviceRepr + Copy>(stream: &Arc<CudaStream>, obs: &Observation,
         us: send(&obs.u),
         vs: send(&obs.v),
         ws: send(&obs.w),
-        vis: stream.clone_htod(&vis).or_exit("copy the visibilities to the GPU"),
+        vis: stream
+            .clone_htod(&vis)
+            .or_exit("copy the visibilities to the GPU"),
         n_vis: obs.vis.len() as i32,
         inv_n: to(1.0 / obs.vis.len() as f64),
     }

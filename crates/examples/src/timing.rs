@@ -28,7 +28,11 @@ pub fn median(times: &[f64]) -> f64 {
     let mut v = times.to_vec();
     v.sort_by(f64::total_cmp);
     let n = v.len();
-    if n % 2 == 1 { v[n / 2] } else { (v[n / 2 - 1] + v[n / 2]) / 2.0 }
+    if n % 2 == 1 {
+        v[n / 2]
+    } else {
+        (v[n / 2 - 1] + v[n / 2]) / 2.0
+    }
 }
 
 /// Time `work`, which queues GPU work on `stream`: `warmup` untimed runs, then `reps` timed ones.
@@ -52,7 +56,11 @@ pub fn time_gpu(stream: &CudaStream, warmup: usize, reps: usize, mut work: impl 
         end.record(stream).or_exit("record a CUDA event");
         gpu.push(start.elapsed_ms(&end).or_exit("read a CUDA event") as f64);
     }
-    Timing { median_ms: median(&gpu), cpu_ms: median(&cpu), reps }
+    Timing {
+        median_ms: median(&gpu),
+        cpu_ms: median(&cpu),
+        reps,
+    }
 }
 
 /// Time CPU work: `warmup` untimed runs, then the median wall time of `reps` runs.
@@ -70,7 +78,11 @@ pub fn time_cpu<R>(warmup: usize, reps: usize, mut work: impl FnMut() -> R) -> T
         })
         .collect();
     let m = median(&times);
-    Timing { median_ms: m, cpu_ms: m, reps }
+    Timing {
+        median_ms: m,
+        cpu_ms: m,
+        reps,
+    }
 }
 
 /// A duration with three significant digits and a unit: `812 ns`, `4.31 µs`, `12.0 ms`, `1.52 s`.
@@ -124,16 +136,25 @@ pub enum Work {
 /// Append a measurement to the file named by `COURSE_METRICS`, if any. `label` names the
 /// measurement within the program, e.g. `adder n=1e8`.
 pub fn record(label: &str, timing: &Timing, work: Work) {
-    let Ok(path) = std::env::var("COURSE_METRICS") else { return };
+    let Ok(path) = std::env::var("COURSE_METRICS") else {
+        return;
+    };
     let program = std::env::args()
         .next()
-        .and_then(|p| std::path::Path::new(&p).file_name().map(|f| f.to_string_lossy().into_owned()))
+        .and_then(|p| {
+            std::path::Path::new(&p)
+                .file_name()
+                .map(|f| f.to_string_lossy().into_owned())
+        })
         .unwrap_or_default();
     let (kind, amount) = match work {
         Work::Bytes(b) => ("bytes", b),
         Work::Flops(f) => ("flops", f),
     };
-    let line = format!("{program}\t{label}\t{}\t{kind}\t{amount}\n", timing.median_ms);
+    let line = format!(
+        "{program}\t{label}\t{}\t{kind}\t{amount}\n",
+        timing.median_ms
+    );
     let written = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

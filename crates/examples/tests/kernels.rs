@@ -21,8 +21,15 @@ struct Claims {
 }
 
 fn claims(source: &str) -> Result<Claims, String> {
-    let mut c = Claims { fast_math: false, has: Vec::new(), lacks: Vec::new() };
-    for line in source.lines().filter_map(|l| l.trim().strip_prefix("// check:")) {
+    let mut c = Claims {
+        fast_math: false,
+        has: Vec::new(),
+        lacks: Vec::new(),
+    };
+    for line in source
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("// check:"))
+    {
         let line = line.trim();
         if line == "compiled with --use_fast_math" {
             c.fast_math = true;
@@ -58,7 +65,10 @@ fn rerun_with_local_nvrtc() {
         .args(std::env::args_os().skip(1))
         .env("LD_LIBRARY_PATH", search)
         .env("COURSE_LOCAL_NVRTC", "1")
-        .env("COURSE_CUDA_INCLUDE", std::env::var("COURSE_CUDA_INCLUDE").unwrap_or(headers))
+        .env(
+            "COURSE_CUDA_INCLUDE",
+            std::env::var("COURSE_CUDA_INCLUDE").unwrap_or(headers),
+        )
         .status()
         .expect("the kernel test can run itself again");
     std::process::exit(status.code().unwrap_or(1));
@@ -78,7 +88,9 @@ fn main() {
 
     let mut trials = Vec::new();
     for file in files {
-        let source: &'static str = std::fs::read_to_string(dir.join(&file)).expect("readable kernel").leak();
+        let source: &'static str = std::fs::read_to_string(dir.join(&file))
+            .expect("readable kernel")
+            .leak();
         let name: &'static str = file.leak();
         for arch in ARCHS {
             trials.push(Trial::ignorable_test(format!("kernel::{name}::{arch}"), move || {
@@ -104,7 +116,10 @@ fn main() {
     }
     let conclusion = libtest_mimic::run(&args, trials);
     if conclusion.num_ignored > 0 {
-        println!("{} kernel checks were skipped, not passed: NVRTC was not found.", conclusion.num_ignored);
+        println!(
+            "{} kernel checks were skipped, not passed: NVRTC was not found.",
+            conclusion.num_ignored
+        );
     }
     conclusion.exit();
 }

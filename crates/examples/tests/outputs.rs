@@ -16,7 +16,10 @@ use libtest_mimic::{Arguments, Completion, Failed, Trial};
 fn bin_dir() -> PathBuf {
     // This test runs from target/<profile>/deps; cargo builds the programs one folder up.
     let exe = std::env::current_exe().expect("the test knows its own path");
-    exe.parent().and_then(Path::parent).expect("target/<profile>").to_path_buf()
+    exe.parent()
+        .and_then(Path::parent)
+        .expect("target/<profile>")
+        .to_path_buf()
 }
 
 fn output_trial(path: PathBuf, root: &Path) -> Trial {
@@ -31,16 +34,28 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
         let run = case.run(&bin_dir(), &[])?;
         if run.skipped_for_no_gpu() {
             if !case.gpu {
-                return Err(format!("{} is not a GPU case but its program asked for a GPU", case.name).into());
+                return Err(format!(
+                    "{} is not a GPU case but its program asked for a GPU",
+                    case.name
+                )
+                .into());
             }
-            return Ok(Completion::ignored_with(format!("needs an NVIDIA GPU: {}", run.printed.trim())));
+            return Ok(Completion::ignored_with(format!(
+                "needs an NVIDIA GPU: {}",
+                run.printed.trim()
+            )));
         }
         if std::env::var_os("BLESS").is_some() && !case.gpu {
             case.bless(&run.printed)?;
             return Ok(Completion::Completed);
         }
         compare(&case.expected, &run.printed).map_err(|why| {
-            Failed::from(format!("{} ({}): {why}\n--- the run printed ---\n{}", case.name, case.command_line(), run.printed))
+            Failed::from(format!(
+                "{} ({}): {why}\n--- the run printed ---\n{}",
+                case.name,
+                case.command_line(),
+                run.printed
+            ))
         })?;
         Ok(Completion::Completed)
     })
@@ -49,7 +64,10 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
 /// `<!-- drawn by `amdahl svg` -->` on the first line of a figure (no `--` inside: XML forbids it
 /// in a comment).
 fn figure_trial(svg: PathBuf) -> Trial {
-    let name = format!("figure::{}", svg.file_name().unwrap_or_default().to_string_lossy());
+    let name = format!(
+        "figure::{}",
+        svg.file_name().unwrap_or_default().to_string_lossy()
+    );
     Trial::test(name, move || {
         let text = std::fs::read_to_string(&svg).map_err(|e| format!("{}: {e}", svg.display()))?;
         let first = text.lines().next().unwrap_or_default();
@@ -64,13 +82,21 @@ fn figure_trial(svg: PathBuf) -> Trial {
             .output()
             .map_err(|e| format!("cannot run {bin}: {e}"))?;
         if !out.status.success() {
-            return Err(format!("`{command}` failed: {}", String::from_utf8_lossy(&out.stderr)).into());
+            return Err(format!(
+                "`{command}` failed: {}",
+                String::from_utf8_lossy(&out.stderr)
+            )
+            .into());
         }
         let drawn = String::from_utf8_lossy(&out.stdout);
         if std::env::var_os("BLESS").is_some() {
             std::fs::write(&svg, drawn.as_bytes()).map_err(|e| e.to_string())?;
         } else if drawn != text {
-            return Err(format!("{} is not what `{command}` draws now; rerun with BLESS=1", svg.display()).into());
+            return Err(format!(
+                "{} is not what `{command}` draws now; rerun with BLESS=1",
+                svg.display()
+            )
+            .into());
         }
         Ok(())
     })
@@ -92,14 +118,20 @@ fn main() {
     // Many programs time themselves: running them side by side would time the contention.
     args.test_threads.get_or_insert(1);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-    let mut trials: Vec<Trial> = find_cases(root).into_iter().map(|p| output_trial(p, root)).collect();
+    let mut trials: Vec<Trial> = find_cases(root)
+        .into_iter()
+        .map(|p| output_trial(p, root))
+        .collect();
     let mut figures = Vec::new();
     svgs(&root.join("../../src"), &mut figures);
     figures.sort();
     trials.extend(figures.into_iter().map(figure_trial));
     let conclusion = libtest_mimic::run(&args, trials);
     if conclusion.num_ignored > 0 {
-        println!("{} output tests were skipped, not passed: they need an NVIDIA GPU (listed above as ignored).", conclusion.num_ignored);
+        println!(
+            "{} output tests were skipped, not passed: they need an NVIDIA GPU (listed above as ignored).",
+            conclusion.num_ignored
+        );
     }
     conclusion.exit();
 }

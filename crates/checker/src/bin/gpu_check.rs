@@ -42,7 +42,11 @@ fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sanitize = args.iter().any(|a| a == "--sanitize");
     // `--results-from DIR`: write DIR/results.md again from that run's metrics, run nothing.
-    if let Some(dir) = args.iter().position(|a| a == "--results-from").and_then(|i| args.get(i + 1)) {
+    if let Some(dir) = args
+        .iter()
+        .position(|a| a == "--results-from")
+        .and_then(|i| args.get(i + 1))
+    {
         write_results(Path::new(dir));
         return;
     }
@@ -52,8 +56,13 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("gpu-check-out"));
-    if let Some(bad) = args.iter().find(|a| a.starts_with("--") && *a != "--sanitize" && *a != "--out") {
-        eprintln!("Error: unknown option `{bad}`; use --sanitize, --out DIR or --results-from DIR.");
+    if let Some(bad) = args
+        .iter()
+        .find(|a| a.starts_with("--") && *a != "--sanitize" && *a != "--out")
+    {
+        eprintln!(
+            "Error: unknown option `{bad}`; use --sanitize, --out DIR or --results-from DIR."
+        );
         std::process::exit(2);
     }
     let here = std::env::current_exe()
@@ -121,7 +130,11 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
     let metrics = out.join("metrics.tsv");
     let _ = std::fs::remove_file(&metrics);
     let metrics_env = metrics.to_string_lossy().into_owned();
-    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+    let mut tally = Tally {
+        passed: 0,
+        failed: Vec::new(),
+        skipped: Vec::new(),
+    };
     for case in cases {
         let run = match case.run(bin_dir, &[("COURSE_METRICS", &metrics_env)]) {
             Ok(run) => run,
@@ -171,7 +184,11 @@ fn read_expected_findings(path: &Path) -> Vec<(String, String)> {
 /// as `histogram_big` exists to measure, not to be sanitised at 10-100 times the run time).
 /// The runs are independent and mostly wait on the sanitizer's host side, so several go at once.
 /// Returns the tally and one line per run (its first line), sorted, for `sanitizer.txt`.
-fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) -> (Tally, Vec<String>) {
+fn run_sanitizer(
+    cases: &[Case],
+    bin_dir: &Path,
+    expected: &[(String, String)],
+) -> (Tally, Vec<String>) {
     let mut chosen: BTreeMap<&str, &Case> = BTreeMap::new();
     for case in cases {
         let entry = chosen.entry(case.bin.as_str()).or_insert(case);
@@ -179,17 +196,23 @@ fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) 
             *entry = case;
         }
     }
-    let jobs: Vec<(&Case, &str)> =
-        chosen.into_values().flat_map(|c| SANITIZER_TOOLS.map(|t| (c, t))).collect();
+    let jobs: Vec<(&Case, &str)> = chosen
+        .into_values()
+        .flat_map(|c| SANITIZER_TOOLS.map(|t| (c, t)))
+        .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
     let results = std::sync::Mutex::new(Vec::new());
     std::thread::scope(|scope| {
-        let jobs_at_once: usize = setting("GPU_CHECK_JOBS", &SANITIZER_JOBS.to_string()).parse().unwrap_or(SANITIZER_JOBS);
+        let jobs_at_once: usize = setting("GPU_CHECK_JOBS", &SANITIZER_JOBS.to_string())
+            .parse()
+            .unwrap_or(SANITIZER_JOBS);
         for _ in 0..jobs_at_once {
             scope.spawn(|| {
                 loop {
                     let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-                    let Some(&(case, tool)) = jobs.get(i) else { break };
+                    let Some(&(case, tool)) = jobs.get(i) else {
+                        break;
+                    };
                     let outcome = sanitize_one(case, tool, bin_dir, expected);
                     println!("{}", outcome.1);
                     std::io::Write::flush(&mut std::io::stdout()).ok();
@@ -198,7 +221,11 @@ fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[(String, String)]) 
             });
         }
     });
-    let mut tally = Tally { passed: 0, failed: Vec::new(), skipped: Vec::new() };
+    let mut tally = Tally {
+        passed: 0,
+        failed: Vec::new(),
+        skipped: Vec::new(),
+    };
     let mut lines = Vec::new();
     for (outcome, text) in results.into_inner().unwrap() {
         lines.push(text.lines().next().unwrap_or_default().to_string());
@@ -220,7 +247,12 @@ enum Outcome {
     Skipped(String),
 }
 
-fn sanitize_one(case: &Case, tool: &str, bin_dir: &Path, expected: &[(String, String)]) -> (Outcome, String) {
+fn sanitize_one(
+    case: &Case,
+    tool: &str,
+    bin_dir: &Path,
+    expected: &[(String, String)],
+) -> (Outcome, String) {
     let label = format!("{} under {tool}", case.name);
     let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
     let output = Command::new("timeout")
@@ -234,10 +266,19 @@ fn sanitize_one(case: &Case, tool: &str, bin_dir: &Path, expected: &[(String, St
         .output();
     let output = match output {
         Ok(o) => o,
-        Err(e) => return (Outcome::Failed(label.clone()), format!("FAILED {label}: cannot start compute-sanitizer: {e}")),
+        Err(e) => {
+            return (
+                Outcome::Failed(label.clone()),
+                format!("FAILED {label}: cannot start compute-sanitizer: {e}"),
+            );
+        }
     };
     let code = output.status.code().unwrap_or(-1);
-    let text = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
     let summary = text
         .lines()
         .filter(|l| l.contains("SUMMARY"))
@@ -246,14 +287,33 @@ fn sanitize_one(case: &Case, tool: &str, bin_dir: &Path, expected: &[(String, St
         .unwrap_or_else(|| "no summary".into());
     let wanted = expected.iter().any(|(p, t)| *p == case.bin && t == tool);
     match (code, wanted) {
-        (checker::EXIT_NO_GPU, _) => (Outcome::Skipped(label.clone()), format!("skipped {label}: no GPU")),
+        (checker::EXIT_NO_GPU, _) => (
+            Outcome::Skipped(label.clone()),
+            format!("skipped {label}: no GPU"),
+        ),
         (0, false) => (Outcome::Passed, format!("clean  {label} ({summary})")),
-        (99, true) => (Outcome::Passed, format!("found  {label}, as expected ({summary})")),
-        (0, true) => (Outcome::Failed(label.clone()), format!("FAILED {label}: the hazard this demo shows was not found")),
-        (124, _) => (Outcome::Failed(label.clone()), format!("FAILED {label}: still running after {timeout} s")),
+        (99, true) => (
+            Outcome::Passed,
+            format!("found  {label}, as expected ({summary})"),
+        ),
+        (0, true) => (
+            Outcome::Failed(label.clone()),
+            format!("FAILED {label}: the hazard this demo shows was not found"),
+        ),
+        (124, _) => (
+            Outcome::Failed(label.clone()),
+            format!("FAILED {label}: still running after {timeout} s"),
+        ),
         (code, _) => {
-            let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).take(16).collect();
-            (Outcome::Failed(label.clone()), format!("FAILED {label} (exit status {code}):\n{}", lines.join("\n")))
+            let lines: Vec<&str> = text
+                .lines()
+                .filter(|l| !l.trim().is_empty())
+                .take(16)
+                .collect();
+            (
+                Outcome::Failed(label.clone()),
+                format!("FAILED {label} (exit status {code}):\n{}", lines.join("\n")),
+            )
         }
     }
 }
@@ -262,7 +322,11 @@ fn sanitize_one(case: &Case, tool: &str, bin_dir: &Path, expected: &[(String, St
 /// same run (device-to-device copy for bytes, cuBLAS SGEMM for FP32 operations).
 fn write_results(out: &Path) {
     let text = std::fs::read_to_string(out.join("metrics.tsv")).unwrap_or_default();
-    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).filter(|r: &Vec<&str>| r.len() == 5).collect();
+    let rows: Vec<Vec<&str>> = text
+        .lines()
+        .map(|l| l.split('\t').collect())
+        .filter(|r: &Vec<&str>| r.len() == 5)
+        .collect();
     let rate = |r: &Vec<&str>| -> f64 {
         let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
         let amount: f64 = r[4].parse().unwrap_or(f64::NAN);
@@ -274,26 +338,44 @@ fn write_results(out: &Path) {
     }
     let gpu = std::fs::read_to_string(out.join("outputs/ch02/ceilings.gpu.txt"))
         .ok()
-        .and_then(|t| t.lines().find(|l| l.starts_with("GPU: ")).map(|l| l[5..].to_string()))
+        .and_then(|t| {
+            t.lines()
+                .find(|l| l.starts_with("GPU: "))
+                .map(|l| l[5..].to_string())
+        })
         .unwrap_or_else(|| "unknown GPU".into());
     let mut md = format!(
         "Measured on **{gpu}** by `gpu-check`. Ceilings measured in the same run: \
          device-to-device copy {}, cuBLAS SGEMM {}.\n\n\
          | program | measurement | median time | rate | share of ceiling |\n\
          | --- | --- | ---: | ---: | ---: |\n",
-        ceilings.get("bytes").map_or("not measured".into(), |r| format!("{:.0} GB/s", r / 1e9)),
-        ceilings.get("flops").map_or("not measured".into(), |r| format!("{:.1} TFLOP/s", r / 1e12)),
+        ceilings
+            .get("bytes")
+            .map_or("not measured".into(), |r| format!("{:.0} GB/s", r / 1e9)),
+        ceilings
+            .get("flops")
+            .map_or("not measured".into(), |r| format!(
+                "{:.1} TFLOP/s",
+                r / 1e12
+            )),
     );
     for r in &rows {
         let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
-        let (value, unit) = if r[3] == "bytes" { (rate(r) / 1e9, "GB/s") } else { (rate(r) / 1e9, "GFLOP/s") };
+        let (value, unit) = if r[3] == "bytes" {
+            (rate(r) / 1e9, "GB/s")
+        } else {
+            (rate(r) / 1e9, "GFLOP/s")
+        };
         // The only arithmetic ceiling measured is FP32 SGEMM: FP64 work gets no share.
         let fp64 = r[1].contains("FP64") || r[1].contains("f64");
         let share = match ceilings.get(r[3]) {
             Some(c) if !(r[3] == "flops" && fp64) => format!("{:.0}%", 100.0 * rate(r) / c),
             _ => "–".into(),
         };
-        md.push_str(&format!("| `{}` | {} | {ms:.3} ms | {value:.0} {unit} | {share} |\n", r[0], r[1]));
+        md.push_str(&format!(
+            "| `{}` | {} | {ms:.3} ms | {value:.0} {unit} | {share} |\n",
+            r[0], r[1]
+        ));
     }
     if let Err(e) = std::fs::write(out.join("results.md"), md) {
         eprintln!("Error: cannot write results.md: {e}.");
