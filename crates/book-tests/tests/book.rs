@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use libtest_mimic::{Arguments, Failed, Trial};
 use mdbook_driver::MDBook;
-use mdbook_driver::book::BookItem;
+use mdbook_driver::book::{Book, BookItem};
 use mdbook_driver::builtin_renderers::MarkdownRenderer;
 
 fn root() -> PathBuf {
@@ -23,8 +23,16 @@ fn expanded() -> Result<Vec<(String, String)>, Failed> {
     let (book, _) = load()?
         .preprocess_book(&MarkdownRenderer::new())
         .map_err(|e| format!("mdBook could not expand the book: {e:#}"))?;
-    Ok(book
-        .iter()
+    Ok(chapters(&book))
+}
+
+/// Every chapter as written, before any include is expanded: (path, markdown).
+fn written() -> Result<Vec<(String, String)>, Failed> {
+    Ok(chapters(&load()?.book))
+}
+
+fn chapters(book: &Book) -> Vec<(String, String)> {
+    book.iter()
         .filter_map(|item| match item {
             BookItem::Chapter(ch) => ch
                 .path
@@ -32,7 +40,7 @@ fn expanded() -> Result<Vec<(String, String)>, Failed> {
                 .map(|p| (p.display().to_string(), ch.content.clone())),
             _ => None,
         })
-        .collect())
+        .collect()
 }
 
 fn includes_resolve() -> Result<(), Failed> {
@@ -47,6 +55,116 @@ fn includes_resolve() -> Result<(), Failed> {
         Ok(())
     } else {
         Err(format!("unresolved includes:\n{}", missing.join("\n")).into())
+    }
+}
+
+/// The name after `marker` (`ANCHOR:` or `ANCHOR_END:`) on a line, as mdBook reads it.
+fn anchor_name<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
+    let rest = line[line.find(marker)? + marker.len()..].trim_start();
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(rest.len());
+    (end > 0).then_some(&rest[..end])
+}
+
+/// Which lines of `file` an include shows, as mdBook's links preprocessor picks them from
+/// `file`, `file:anchor`, `file:N`, `file:N:M`, `file:N:` or `file::M` (lines count from 1).
+/// `None`: the anchor is not in the file.
+fn shown_lines<'a>(file: &'a str, spec: Option<&str>, rustdoc: bool) -> Option<Vec<&'a str>> {
+    let lines: Vec<&str> = file.lines().collect();
+    let mut parts = spec.unwrap_or("").splitn(3, ':');
+    let first = parts.next().unwrap_or("");
+    let last = parts.next();
+    if first.is_empty() || first.parse::<usize>().is_ok() {
+        let start = first.parse::<usize>().map_or(0, |n| n.saturating_sub(1));
+        let end = match last.map(|s| s.parse::<usize>()) {
+            Some(Ok(end)) => end,
+            Some(Err(_)) => lines.len(),
+            None if first.is_empty() => lines.len(),
+            None => start + 1,
+        };
+        return Some(lines.into_iter().take(end).skip(start).collect());
+    }
+    let anchor = first;
+    if !lines
+        .iter()
+        .any(|l| anchor_name(l, "ANCHOR:") == Some(anchor))
+    {
+        return None;
+    }
+    // Marker lines are never shown; `include` stops at the first ANCHOR_END, `rustdoc_include`
+    // shows every section of that name.
+    let (mut inside, mut shown) = (false, Vec::new());
+    for line in lines {
+        if anchor_name(line, "ANCHOR:") == Some(anchor) {
+            inside = true;
+        } else if anchor_name(line, "ANCHOR_END:") == Some(anchor) {
+            inside = false;
+            if !rustdoc {
+                break;
+            }
+        } else if inside
+            && anchor_name(line, "ANCHOR:").is_none()
+            && anchor_name(line, "ANCHOR_END:").is_none()
+        {
+            shown.push(line);
+        }
+    }
+    Some(shown)
+}
+
+fn includes_show_something() -> Result<(), Failed> {
+    // mdBook renders an anchor the file lacks as an empty block, without a word.
+    let src = root().join("src");
+    let mut empty = Vec::new();
+    for (path, text) in written()? {
+        let base = src.join(&path);
+        let base = base.parent().unwrap();
+        for line in text.lines() {
+            let line = line.trim();
+            let (rustdoc, rest) = if let Some(rest) = line.strip_prefix("{{#include ") {
+                (false, rest)
+            } else if let Some(rest) = line.strip_prefix("{{#rustdoc_include ") {
+                (true, rest)
+            } else {
+                continue;
+            };
+            let Some(arg) = rest
+                .split("}}")
+                .next()
+                .and_then(|r| r.split_whitespace().next())
+            else {
+                continue;
+            };
+            let (file, spec) = match arg.split_once(':') {
+                Some((file, spec)) => (file, Some(spec)),
+                None => (arg, None),
+            };
+            // A file that is not there is includes_resolve's to report.
+            let Ok(contents) = std::fs::read_to_string(base.join(file)) else {
+                continue;
+            };
+            // In a rust block, rustdoc hides a line that is `#` or starts with `# `.
+            let visible = |l: &&str| {
+                let l = l.trim();
+                !l.is_empty() && !(rustdoc && (l == "#" || l.starts_with("# ")))
+            };
+            match shown_lines(&contents, spec, rustdoc) {
+                None => empty.push(format!(
+                    "{path}: {line} names anchor `{}`, which {file} does not have",
+                    spec.unwrap_or("")
+                )),
+                Some(shown) if !shown.iter().any(visible) => {
+                    empty.push(format!("{path}: {line} shows nothing of {file}"))
+                }
+                Some(_) => {}
+            }
+        }
+    }
+    if empty.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("includes that show nothing:\n{}", empty.join("\n")).into())
     }
 }
 
@@ -175,6 +293,7 @@ fn main() {
     let args = Arguments::from_args();
     let trials = vec![
         Trial::test("book::includes_resolve", includes_resolve),
+        Trial::test("book::includes_show_something", includes_show_something),
         Trial::test("book::builds_without_dead_links", builds_without_dead_links),
         Trial::test(
             "book::compile_fail_blocks_are_checked",

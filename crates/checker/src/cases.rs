@@ -93,6 +93,21 @@ impl Case {
         Ok(Run { code, printed })
     }
 
+    /// Whether the program takes `--seed` (its `--help` says so).
+    pub fn takes_seed(&self, bin_dir: &Path) -> bool {
+        Command::new(bin_dir.join(&self.bin))
+            .arg("--help")
+            .output()
+            .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("--seed"))
+    }
+
+    /// Run the program as [`Case::run`] does, on the inputs drawn from another seed.
+    pub fn run_with_seed(&self, bin_dir: &Path, seed: u64) -> Result<Run, String> {
+        let mut case = self.clone();
+        case.args.extend(["--seed".to_string(), seed.to_string()]);
+        case.run(bin_dir, &[])
+    }
+
     /// Replace the file's expected output with `printed` (the `BLESS=1` path).
     pub fn bless(&self, printed: &str) -> Result<(), String> {
         let text = format!("{}\n{printed}", self.command_line());

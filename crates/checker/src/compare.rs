@@ -1,23 +1,47 @@
 //! Comparing what a program printed with what the book shows.
 //!
-//! Three things are ignored, and nothing else:
-//! 1. a measurement: a number followed by a unit of time, rate or ratio (`12.3 ms`,
-//!    `512 GB/s`, `3.41x`, `87%`); durations match whatever their unit (`976 µs`, `1.02 ms`);
-//! 2. every number on a line that says `(varies)`: the program itself marks values that
-//!    change from run to run (the sums of a data race, say);
-//! 3. every number, when the machine differs: if a `CPU: ...` or `GPU: ...` line does not
-//!    match, the output was recorded on other hardware, so only the words are compared.
+//! Every number is compared, in one of three classes:
+//!
+//! 1. **exactly**: sizes, counts, integer sums, seeds, bounds, and every word (`yes`, `NO`);
+//!    this is the default;
+//! 2. **within the line's own bound**: on a line that states its check, `..., bound B: yes`,
+//!    a number with a decimal point or an exponent may differ from the book's by at most
+//!    `B × max(1, |book's value|)` (floating-point results whose order of addition varies);
+//!    the line's integers, its bound and its verdict are still compared exactly;
+//! 3. **masked**, and counted: a measurement (a number followed by a unit of time or rate,
+//!    `12.3 ms`, `512 GB/s`, or written `3.41x`; a share `87%` on a line that holds a time or
+//!    a rate), and every number on a line the program marks `(varies)` (changes from run to
+//!    run: a racy count) or `(this machine)` (a fact of the hardware or derived from one), and
+//!    the `CPU: ...` / `GPU: ...` line that names the machine (whose words may differ too).
+//!    A marked line may not state a verdict or a bound: a result is never masked.
 //!
 //! Runs of spaces count as one, since masked numbers change the widths of table columns.
 
-const UNITS: [&str; 13] = [
-    "ns", "µs", "us", "ms", "s", "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "x", "×", "%",
+const TIME_UNITS: [&str; 5] = ["ns", "µs", "us", "ms", "s"];
+const RATE_UNITS: [&str; 7] = [
+    "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "Gop/s", "Mop/s",
 ];
 
-/// Splits `(-12.5ms,` into (`(`, `ms,`) around its number, sign included, when the token
-/// starts with one.
-fn split_number(token: &str) -> Option<(&str, &str)> {
-    let after_prefix = token.trim_start_matches(['(', '[', '~', '≈']);
+/// The marker of a line whose numbers change from run to run.
+pub const VARIES: &str = "(varies)";
+/// The marker of a line whose numbers are facts of the machine, or derived from them.
+pub const THIS_MACHINE: &str = "(this machine)";
+
+/// One token of a line: a number (with what precedes and follows it in the token) or a word.
+#[derive(Clone, Debug, PartialEq)]
+enum Token {
+    Word(String),
+    Number {
+        prefix: String,
+        text: String,
+        suffix: String,
+    },
+}
+
+/// Splits `(-12.5ms,` into (`(`, `-12.5`, `ms,`) when the token holds a number after its
+/// opening punctuation.
+fn split_number(token: &str) -> Option<(&str, &str, &str)> {
+    let after_prefix = token.trim_start_matches(['(', '[', '~', '≈', '=', '<', '>', '≤']);
     let body = after_prefix
         .strip_prefix(['-', '+', '−'])
         .unwrap_or(after_prefix);
@@ -34,89 +58,278 @@ fn split_number(token: &str) -> Option<(&str, &str)> {
             && bytes
                 .get(end + 1)
                 .is_some_and(|n| n.is_ascii_digit() || *n == b'-' || *n == b'+');
-        let digit_group = c == ',' && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
-        if c.is_ascii_digit() || c == '.' || c == '_' || digit_group || exponent || exponent_sign {
+        let grouped = (c == ',' || c == '.' || c == '_')
+            && bytes.get(end + 1).is_some_and(u8::is_ascii_digit);
+        if c.is_ascii_digit() || grouped || exponent || exponent_sign {
             end += 1;
         } else {
             break;
         }
     }
     let prefix_len = token.len() - after_prefix.len();
-    Some((&token[..prefix_len], &body[end..]))
+    let number_end = prefix_len + (after_prefix.len() - body.len()) + end;
+    Some((
+        &token[..prefix_len],
+        &token[prefix_len..number_end],
+        &token[number_end..],
+    ))
 }
 
-fn unit_of(text: &str) -> Option<&'static str> {
-    let text = text.trim_end_matches([',', ';', ')', '.', ':']);
-    UNITS.iter().copied().find(|u| *u == text)
-}
-
-/// Time units are one unit for the comparison: `976 µs` in one run is `1.02 ms` in the next.
-fn is_time(unit: &str) -> bool {
-    matches!(unit, "ns" | "µs" | "us" | "ms" | "s")
-}
-
-/// The line with its varying numbers replaced by `#` and its spaces collapsed; a masked
-/// duration's unit becomes `time`. With `all_numbers`, every number is replaced (output
-/// recorded on other hardware).
-pub fn mask_line(line: &str, all_numbers: bool) -> String {
-    let varies = all_numbers || line.contains("(varies)");
+fn tokens(line: &str) -> Vec<Token> {
     // `[-0.5,` and `[ 0.5,` are the same column, aligned: split brackets off first.
     let spaced = line.replace('[', "[ ").replace('(', "( ");
-    let mut tokens: Vec<String> = spaced.split_whitespace().map(String::from).collect();
-    for i in 0..tokens.len() {
-        let Some((prefix, suffix)) = split_number(&tokens[i]) else {
-            continue;
-        };
-        let (prefix, suffix) = (prefix.to_string(), suffix.to_string());
-        if suffix.is_empty() {
-            if let Some(unit) = tokens.get(i + 1).and_then(|next| unit_of(next)) {
-                tokens[i] = format!("{prefix}#");
-                if is_time(unit) {
-                    tokens[i + 1] = tokens[i + 1].replacen(unit, "time", 1);
-                }
-            } else if varies {
-                tokens[i] = format!("{prefix}#");
-            }
-        } else if let Some(unit) = unit_of(&suffix) {
-            let suffix = if is_time(unit) {
-                suffix.replacen(unit, "time", 1)
-            } else {
-                suffix
-            };
-            tokens[i] = format!("{prefix}#{suffix}");
-        } else if varies {
-            tokens[i] = format!("{prefix}#{suffix}");
-        }
+    spaced
+        .split_whitespace()
+        .map(|t| match split_number(t) {
+            Some((prefix, text, suffix)) => Token::Number {
+                prefix: prefix.into(),
+                text: text.into(),
+                suffix: suffix.into(),
+            },
+            None => Token::Word(t.into()),
+        })
+        .collect()
+}
+
+fn bare(text: &str) -> &str {
+    text.trim_end_matches([',', ';', ')', '.', ':', ']'])
+}
+
+fn is_time(text: &str) -> bool {
+    TIME_UNITS.contains(&bare(text))
+}
+
+fn is_rate(text: &str) -> bool {
+    RATE_UNITS.contains(&bare(text))
+}
+
+/// The value as a float, ignoring digit-group separators (`4,210` and `1_000`).
+fn value(text: &str) -> Option<f64> {
+    text.replace([',', '_'], "").replace('−', "-").parse().ok()
+}
+
+fn is_float(text: &str) -> bool {
+    text.contains(['.', 'e', 'E'])
+}
+
+/// How a line is compared.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Kind {
+    /// Every number exactly, but measurements.
+    Plain,
+    /// Floats within this bound, the rest exactly.
+    Bound(f64),
+    /// Every number masked.
+    Marked,
+}
+
+/// `bound B: yes` / `bound B: NO` at the end of a line (the first number after the last
+/// word `bound`).
+fn stated_bound(toks: &[Token]) -> Option<f64> {
+    let at = toks
+        .iter()
+        .rposition(|t| matches!(t, Token::Word(w) if w == "bound"))?;
+    match toks.get(at + 1) {
+        Some(Token::Number { text, .. }) => value(text),
+        _ => None,
     }
-    tokens.join(" ")
+}
+
+fn has_verdict(line: &str) -> bool {
+    let end = line.trim_end();
+    end.ends_with(": yes") || end.ends_with(": NO")
 }
 
 fn is_machine_line(line: &str) -> bool {
     line.starts_with("CPU: ") || line.starts_with("GPU: ")
 }
 
-/// `Ok` when `actual` shows the same output as `expected`, else a message naming the first
-/// line that differs.
-pub fn compare(expected: &str, actual: &str) -> Result<(), String> {
-    let exp: Vec<&str> = expected.lines().collect();
-    let act: Vec<&str> = actual.lines().collect();
-    let same_machine = exp
-        .iter()
-        .filter(|l| is_machine_line(l))
-        .zip(act.iter().filter(|l| is_machine_line(l)))
-        .all(|(e, a)| mask_line(e, false) == mask_line(a, false));
-    for (i, (e, a)) in exp.iter().zip(&act).enumerate() {
-        let both_name_hardware = is_machine_line(e) && is_machine_line(a) && e[..4] == a[..4];
-        if !same_machine && both_name_hardware {
-            continue;
+fn is_marked(line: &str) -> bool {
+    line.contains(VARIES) || line.contains(THIS_MACHINE) || is_machine_line(line)
+}
+
+/// A line of the book that breaks the rules above (a masked result), or `None`.
+pub fn lint_line(line: &str) -> Option<String> {
+    let verdict = line.contains(": yes") || line.contains(": NO");
+    if is_marked(line) && (verdict || stated_bound(&tokens(line)).is_some()) {
+        return Some(format!(
+            "`{line}` is marked as varying but states a result; print the result on a line of its own"
+        ));
+    }
+    None
+}
+
+fn kind(line: &str, toks: &[Token]) -> Kind {
+    if is_marked(line) {
+        Kind::Marked
+    } else if let Some(b) = stated_bound(toks).filter(|_| has_verdict(line)) {
+        Kind::Bound(b)
+    } else {
+        Kind::Plain
+    }
+}
+
+/// Which numbers of a line are measurements (masked on any line).
+fn measurements(toks: &[Token]) -> Vec<bool> {
+    let has_measure = toks.iter().enumerate().any(|(i, t)| match t {
+        Token::Number { suffix, .. } => {
+            is_time(suffix)
+                || is_rate(suffix)
+                || (suffix.is_empty()
+                    && matches!(toks.get(i + 1), Some(Token::Word(w)) if is_time(w) || is_rate(w)))
         }
-        if mask_line(e, !same_machine) != mask_line(a, !same_machine) {
-            return Err(format!(
-                "line {} differs:\n  book: {e}\n  run:  {a}",
-                i + 2 // the command is line 1 of the file
-            ));
+        _ => false,
+    });
+    toks.iter()
+        .enumerate()
+        .map(|(i, t)| match t {
+            Token::Number { suffix, .. } => {
+                let next_is_unit = suffix.is_empty()
+                    && matches!(toks.get(i + 1), Some(Token::Word(w)) if is_time(w) || is_rate(w));
+                let ratio = bare(suffix) == "x" || bare(suffix) == "×";
+                let share = bare(suffix) == "%" && has_measure;
+                is_time(suffix) || is_rate(suffix) || next_is_unit || ratio || share
+            }
+            _ => false,
+        })
+        .collect()
+}
+
+/// The line as compared: masked numbers become `#` (a masked duration's unit `time`), numbers
+/// compared within a bound become `~`, and how many numbers were masked.
+fn shape(line: &str) -> (Vec<String>, Vec<Option<f64>>, Kind, usize) {
+    let toks = tokens(line);
+    let kind = kind(line, &toks);
+    let measured = measurements(&toks);
+    let bound_at = toks
+        .iter()
+        .rposition(|t| matches!(t, Token::Word(w) if w == "bound"))
+        .map(|i| i + 1);
+    let mut words = Vec::new();
+    let mut values = Vec::new();
+    let mut masked = 0;
+    for (i, t) in toks.iter().enumerate() {
+        let text = match t {
+            Token::Word(w) => {
+                let after_time = i > 0
+                    && measured[i - 1]
+                    && is_time(w)
+                    && matches!(&toks[i - 1], Token::Number { suffix, .. } if suffix.is_empty());
+                if after_time {
+                    w.replacen(bare(w), "time", 1)
+                } else {
+                    w.clone()
+                }
+            }
+            Token::Number {
+                prefix,
+                text,
+                suffix,
+            } => {
+                let suffix = if is_time(suffix) {
+                    suffix.replacen(bare(suffix), "time", 1)
+                } else {
+                    suffix.clone()
+                };
+                if measured[i] || kind == Kind::Marked {
+                    masked += 1;
+                    format!("{prefix}#{suffix}")
+                } else if matches!(kind, Kind::Bound(_)) && is_float(text) && bound_at != Some(i) {
+                    values.push(value(text));
+                    format!("{prefix}~{suffix}")
+                } else {
+                    format!("{prefix}{text}{suffix}")
+                }
+            }
+        };
+        words.push(text);
+    }
+    (words, values, kind, masked)
+}
+
+/// The line with its masked numbers replaced by `#`, as the comparison sees it.
+pub fn mask_line(line: &str) -> String {
+    shape(line).0.join(" ")
+}
+
+/// What a comparison that passed ignored.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Compared {
+    /// Numbers masked: measurements and numbers on marked lines.
+    pub masked: usize,
+    /// Numbers compared within a bound rather than exactly.
+    pub within_bound: usize,
+}
+
+fn compare_line(e: &str, a: &str) -> Result<Compared, String> {
+    let (ew, ev, kind, masked) = shape(e);
+    if is_machine_line(e) {
+        // The line that names the machine: another machine is not a difference.
+        return match is_machine_line(a) && e[..4] == a[..4] {
+            true => Ok(Compared {
+                masked,
+                within_bound: 0,
+            }),
+            false => Err("should name the machine".into()),
+        };
+    }
+    let (aw, av, _, _) = shape(a);
+    if ew != aw {
+        return Err("differs".into());
+    }
+    if let Kind::Bound(bound) = kind {
+        for (x, y) in ev.iter().zip(&av) {
+            let (Some(x), Some(y)) = (x, y) else {
+                return Err("holds a number that does not parse".into());
+            };
+            if (x - y).abs() > bound * x.abs().max(1.0) || x.is_nan() != y.is_nan() {
+                return Err(format!(
+                    "{y} is farther from the book's {x} than the line's bound {bound} allows"
+                ));
+            }
         }
     }
+    Ok(Compared {
+        masked,
+        within_bound: ev.len(),
+    })
+}
+
+/// `Ok` when `actual` shows the same output as `expected`, else a message naming the first
+/// line that differs and why.
+pub fn compare(expected: &str, actual: &str) -> Result<Compared, String> {
+    let mut total = Compared::default();
+    for (i, e) in expected.lines().enumerate() {
+        if let Some(why) = lint_line(e) {
+            return Err(format!("line {} of the book: {why}", i + 2));
+        }
+    }
+    let act: Vec<&str> = actual.lines().collect();
+    for (i, (e, a)) in expected.lines().zip(&act).enumerate() {
+        let line = compare_line(e, a).map_err(|why| {
+            format!(
+                "line {} {why}:\n  book: {e}\n  run:  {a}",
+                i + 2 // the command is line 1 of the file
+            )
+        })?;
+        total.masked += line.masked;
+        total.within_bound += line.within_bound;
+    }
+    let lines = expected.lines().count();
+    if lines != act.len() {
+        return Err(format!(
+            "the book shows {lines} lines, the run printed {}",
+            act.len()
+        ));
+    }
+    Ok(total)
+}
+
+/// For a run on fresh random inputs: every line of the book that ends with a verdict must end
+/// with the same verdict, and the run must print as many lines.
+pub fn compare_verdicts(expected: &str, actual: &str) -> Result<usize, String> {
+    let act: Vec<&str> = actual.lines().collect();
+    let exp: Vec<&str> = expected.lines().collect();
     if exp.len() != act.len() {
         return Err(format!(
             "the book shows {} lines, the run printed {}",
@@ -124,7 +337,20 @@ pub fn compare(expected: &str, actual: &str) -> Result<(), String> {
             act.len()
         ));
     }
-    Ok(())
+    let mut checked = 0;
+    for (i, (e, a)) in exp.iter().zip(&act).enumerate() {
+        if has_verdict(e) {
+            checked += 1;
+            let verdict = |l: &str| l.trim_end().rsplit(": ").next().map(str::to_string);
+            if !has_verdict(a) || verdict(e) != verdict(a) {
+                return Err(format!(
+                    "line {} gives another verdict on fresh inputs:\n  book: {e}\n  run:  {a}",
+                    i + 2
+                ));
+            }
+        }
+    }
+    Ok(checked)
 }
 
 #[cfg(test)]
@@ -134,61 +360,68 @@ mod tests {
     #[test]
     fn measurements_are_masked_and_results_are_not() {
         assert_eq!(
-            mask_line("serial   12.3 ms   rayon 4.1ms  3.00x", false),
+            mask_line("serial   12.3 ms   rayon 4.1ms  3.00x"),
             "serial # time rayon #time #x"
         );
+        assert_eq!(mask_line("took 976 µs"), mask_line("took 1.02 ms"));
+        assert_eq!(mask_line("sum = 499999500000"), "sum = 499999500000");
+        assert_eq!(mask_line("copy: 4,210 GB/s (91%)"), "copy: # GB/s ( #%)");
         assert_eq!(
-            mask_line("took 976 µs", false),
-            mask_line("took 1.02 ms", false)
-        );
-        assert_eq!(mask_line("sum = 499999500000", false), "sum = 499999500000");
-        assert_eq!(
-            mask_line("copy: 4,210 GB/s (91%)", false),
-            "copy: # GB/s ( #%)"
-        );
-        assert_eq!(
-            mask_line("error 1.5e-7 after 3 runs", false),
+            mask_line("error 1.5e-7 after 3 runs"),
             "error 1.5e-7 after 3 runs"
         );
     }
 
     #[test]
-    fn lines_marked_varies_mask_every_number() {
-        assert_eq!(
-            mask_line("run 1: 7342113 (varies)", false),
-            "run #: # ( varies)"
-        );
-        assert_eq!(
-            mask_line("[ 0.476, -0.753] (varies)", false),
-            mask_line("[-0.041,  0.638] (varies)", false)
-        );
+    fn sizes_and_shares_without_a_measurement_are_exact() {
+        assert!(compare("image of 48 x 48\n", "image of 47 x 48\n").is_err());
+        assert!(compare("95% of the work is parallel\n", "90% of the work is parallel\n").is_err());
+        assert!(compare("1.2 ms, 91% of the copy\n", "1.4 ms, 85% of the copy\n").is_ok());
     }
 
     #[test]
-    fn a_wrong_result_fails() {
+    fn marked_lines_mask_every_number_and_are_counted() {
+        assert_eq!(mask_line("run 1: 7342113 (varies)"), "run #: # ( varies)");
+        let c = compare("run 1: 73 (varies)\n", "run 1: 12 (varies)\n").unwrap();
+        assert_eq!(c.masked, 2);
+        assert!(compare("SMs: 132 (this machine)\n", "SMs: 114 (this machine)\n").is_ok());
+        let h200 = "GPU: NVIDIA H200 (9.0, 132 SMs)\nsum 10\n";
+        assert!(compare(h200, "GPU: NVIDIA RTX 4090 (8.9, 128 SMs)\nsum 10\n").is_ok());
+        assert!(compare(h200, "GPU: NVIDIA RTX 4090 (8.9, 128 SMs)\nsum 11\n").is_err());
+        assert!(compare(h200, "sum 10\nsum 10\n").is_err());
+    }
+
+    #[test]
+    fn a_marked_line_may_not_hide_a_result() {
+        assert!(compare("sum 5, right: yes (varies)\n", "sum 5, right: yes (varies)\n").is_err());
+        assert!(lint_line("run 1: 3 lost (varies)").is_none());
+    }
+
+    #[test]
+    fn bound_lines_compare_floats_within_their_bound() {
+        let book = "error 8.9e-6 over 100 values, bound 1e-5: yes\n";
+        assert!(compare(book, "error 7.1e-6 over 100 values, bound 1e-5: yes\n").is_ok());
+        assert!(compare(book, "error 0.5 over 100 values, bound 1e-5: yes\n").is_err());
+        assert!(compare(book, "error 7.1e-6 over 101 values, bound 1e-5: yes\n").is_err());
+        assert!(compare(book, "error 7.1e-6 over 100 values, bound 1e-4: yes\n").is_err());
+        assert!(compare(book, "error 7.1e-6 over 100 values, bound 1e-5: NO\n").is_err());
+        let sum = "sum 49996825.922835, bound 1e-12: yes\n";
+        assert!(compare(sum, "sum 49996825.922829, bound 1e-12: yes\n").is_ok());
+        assert!(compare(sum, "sum 49996825.9, bound 1e-12: yes\n").is_err());
+    }
+
+    #[test]
+    fn plain_floats_are_exact() {
+        assert!(compare("error 1.5e-14\n", "error 0.3\n").is_err());
         assert!(compare("sum = 10\n", "sum = 11\n").is_err());
         assert!(compare("a\nb\n", "a\n").is_err());
         assert!(compare("took 1.0 ms\n", "took 2.5 ms\n").is_ok());
     }
 
     #[test]
-    fn other_hardware_compares_words_only() {
-        let book = "GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)\nSMs: 132\n";
-        let other = "GPU: NVIDIA H200 (compute capability 8.9, 128 SMs)\nSMs: 128\n";
-        assert!(compare(book, other).is_ok());
-        assert!(
-            compare(
-                book,
-                "GPU: NVIDIA GeForce RTX 4090 (compute capability 8.9, 128 SMs)\nSMs: 128\n"
-            )
-            .is_ok()
-        );
-        assert!(
-            compare(
-                book,
-                "GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)\nSMs: 128\n"
-            )
-            .is_err()
-        );
+    fn fresh_inputs_keep_their_verdicts() {
+        let book = "seed 1\nsum 10, matches: yes\n";
+        assert_eq!(compare_verdicts(book, "seed 9\nsum 12, matches: yes\n"), Ok(1));
+        assert!(compare_verdicts(book, "seed 9\nsum 12, matches: NO\n").is_err());
     }
 }

@@ -12,7 +12,20 @@ pub mod cases;
 pub mod compare;
 
 pub use cases::{Case, find_cases};
-pub use compare::{compare, mask_line};
+pub use compare::{Compared, compare, compare_verdicts, mask_line};
 
 /// Exit status of a program that needs a GPU and finds none (the same as `course::gpu`).
 pub const EXIT_NO_GPU: i32 = 77;
+
+/// A seed that differs from run to run, for the runs on fresh inputs.
+pub fn fresh_seed() -> u64 {
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_nanos() as u64)
+        .unwrap_or(0);
+    // SplitMix64's finaliser, so that runs a nanosecond apart get unrelated seeds.
+    let mut z = nanos ^ ((std::process::id() as u64) << 32);
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    (z ^ (z >> 31)) % 1_000_000_007
+}

@@ -26,3 +26,10 @@ pub fn count_mismatches<T: PartialEq>(got: &[T], want: &[T]) -> usize {
 pub fn verdict(ok: bool) -> &'static str {
     if ok { "yes" } else { "NO" }
 }
+
+/// The line of a check that a value stays within its bound, in the form the output checker
+/// reads (`largest error 8.9e-6, bound 1e-5: yes`), and whether it does. NaN never passes.
+pub fn within_bound(what: &str, value: f64, bound: f64) -> (String, bool) {
+    let ok = value.abs() <= bound; // false for NaN
+    (format!("{what} {value:.1e}, bound {bound:.0e}: {}", verdict(ok)), ok)
+}

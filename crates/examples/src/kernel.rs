@@ -54,6 +54,16 @@ fn include_paths() -> Vec<String> {
 
 /// Compile `file` to PTX for `arch` (such as `sm_90`). On failure the error holds NVRTC's log.
 pub fn compile(file: &KernelFile, arch: &str, fast_math: bool) -> Result<Ptx, String> {
+    compile_with(file, arch, fast_math, &[])
+}
+
+/// [`compile`] with more NVRTC options after the usual ones, such as `--fmad=false`.
+pub fn compile_with(
+    file: &KernelFile,
+    arch: &str,
+    fast_math: bool,
+    extra: &[&str],
+) -> Result<Ptx, String> {
     if !nvrtc_present() {
         return Err("NVRTC (libnvrtc.so.13) could not be loaded".into());
     }
@@ -62,6 +72,7 @@ pub fn compile(file: &KernelFile, arch: &str, fast_math: bool) -> Result<Ptx, St
         // cudarc's `use_fast_math: Some(true)` only sets --fmad, so pass the real flag.
         options.push("--use_fast_math".into());
     }
+    options.extend(extra.iter().map(|o| o.to_string()));
     let opts = CompileOptions {
         options,
         include_paths: include_paths(),

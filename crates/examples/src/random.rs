@@ -1,5 +1,6 @@
-//! Random inputs. Every run draws a fresh seed unless one is given, so results are checked on
-//! new data each time; programs print the seed on a `(varies)` line so a run can be repeated.
+//! Random inputs. A program draws them from the seed its command line gives (`--seed N`,
+//! [`crate::cli::DEFAULT_SEED`] by default) and prints that seed, so every run can be repeated
+//! number for number; the tests add runs on fresh seeds.
 
 /// SplitMix64: tiny, fast, and good enough for test data (not for cryptography).
 #[derive(Clone, Debug)]
@@ -58,13 +59,4 @@ impl Rng {
         out.truncate(n);
         out
     }
-}
-
-/// A seed that differs from run to run.
-pub fn fresh_seed() -> u64 {
-    let nanos = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map(|d| d.as_nanos() as u64)
-        .unwrap_or(0);
-    Rng::new(nanos ^ ((std::process::id() as u64) << 32)).next_u64()
 }

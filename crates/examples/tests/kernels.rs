@@ -1,30 +1,48 @@
 //! Every kernel in `kernels/` compiles with NVRTC for sm_75 (Turing) and sm_90 (Hopper), and its
 //! PTX shows what the book says about it. No GPU is needed, only NVRTC's library.
 //!
-//! The claims are written in each kernel file (see [`claims`]).
+//! The claims are written in each kernel file, one per line, each about one kernel:
+//!
+//! ```text
+//! // check: image_fma has fma.rn.f32             the PTX of kernel image_fma contains the text
+//! // check: image_fma lacks .f64                 ... does not contain it
+//! // check: image_fma has explicit fma.rn.f32    ... contains it when compiled with --fmad=false
+//! // check: image_f32 lacks explicit fma.rn.f32  ... does not contain it then
+//! // check: every kernel lacks .f64              the claim holds for each kernel of the file
+//! // check: compiled with --use_fast_math        the file's program compiles it with fast math
+//! ```
+//!
+//! A kernel's PTX runs from its `.entry NAME(` to the brace that closes its body. NVRTC turns
+//! `a*b + c` into an `fma.rn.f32` unless `--fmad=false`, so only an `explicit` claim tells an
+//! `fmaf()` or `__fmaf_rn()` in the source from a multiply-add the compiler contracted. A claim
+//! about a kernel that is not in the PTX fails.
 //!
 //! Without NVRTC these tests are ignored with the reason, except under `CI=true`, where a
 //! missing NVRTC is a failure (`.ci/run` installs it).
 
 use std::path::Path;
 
-use course::kernel::{KernelFile, compile, nvrtc_present};
+use course::kernel::{KernelFile, compile_with, nvrtc_present};
 use libtest_mimic::{Arguments, Completion, Trial};
 
-/// What the book says about a kernel, written in the kernel file itself as lines such as
-/// `// check: PTX has shfl.sync`, `// check: PTX lacks .f64` and, for a file its program
-/// compiles with fast math, `// check: compiled with --use_fast_math`.
+/// One `// check:` line: `kernel` is `None` for `every kernel`.
+struct Claim {
+    line: String,
+    kernel: Option<String>,
+    has: bool,
+    explicit: bool,
+    text: String,
+}
+
 struct Claims {
     fast_math: bool,
-    has: Vec<String>,
-    lacks: Vec<String>,
+    list: Vec<Claim>,
 }
 
 fn claims(source: &str) -> Result<Claims, String> {
     let mut c = Claims {
         fast_math: false,
-        has: Vec::new(),
-        lacks: Vec::new(),
+        list: Vec::new(),
     };
     for line in source
         .lines()
@@ -33,15 +51,86 @@ fn claims(source: &str) -> Result<Claims, String> {
         let line = line.trim();
         if line == "compiled with --use_fast_math" {
             c.fast_math = true;
-        } else if let Some(text) = line.strip_prefix("PTX has ") {
-            c.has.push(text.trim().to_string());
-        } else if let Some(text) = line.strip_prefix("PTX lacks ") {
-            c.lacks.push(text.trim().to_string());
-        } else {
-            return Err(format!("unknown check `{line}`"));
+            continue;
         }
+        let unknown = || format!("unknown check `{line}`: expected `KERNEL has|lacks [explicit] TEXT`");
+        let (kernel, rest) = match line.strip_prefix("every kernel ") {
+            Some(rest) => (None, rest),
+            None => line
+                .split_once(' ')
+                .map(|(k, rest)| (Some(k.to_string()), rest))
+                .ok_or_else(unknown)?,
+        };
+        let (has, rest) = if let Some(rest) = rest.strip_prefix("has ") {
+            (true, rest)
+        } else if let Some(rest) = rest.strip_prefix("lacks ") {
+            (false, rest)
+        } else {
+            return Err(unknown());
+        };
+        let (explicit, text) = match rest.strip_prefix("explicit ") {
+            Some(text) => (true, text),
+            None => (false, rest),
+        };
+        c.list.push(Claim {
+            line: line.to_string(),
+            kernel,
+            has,
+            explicit,
+            text: text.trim().to_string(),
+        });
     }
     Ok(c)
+}
+
+/// The names of the kernels in `ptx`, in order.
+fn kernel_names(ptx: &str) -> Vec<&str> {
+    ptx.split(".entry ")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('(').map(|(name, _)| name.trim()))
+        .collect()
+}
+
+/// The PTX of kernel `name`: from `.entry name(` to the brace that closes its body.
+fn kernel_ptx<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
+    let start = ptx.find(&format!(".entry {name}("))?;
+    let body = start + ptx[start..].find('{')?;
+    let mut depth = 0;
+    for (i, c) in ptx[body..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' if depth == 1 => return Some(&ptx[start..=body + i]),
+            '}' => depth -= 1,
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Check every claim on the PTX compiled as usual (`ptx`) and with --fmad=false (`exact`);
+/// return one line for each claim that is false.
+fn check(claims: &Claims, ptx: &str, exact: &str) -> Vec<String> {
+    let mut failures = Vec::new();
+    for claim in &claims.list {
+        let (ptx, how) = match claim.explicit {
+            true => (exact, " compiled with --fmad=false"),
+            false => (ptx, ""),
+        };
+        let kernels = match &claim.kernel {
+            Some(name) => vec![name.as_str()],
+            None => kernel_names(ptx),
+        };
+        for name in kernels {
+            let verdict = match kernel_ptx(ptx, name) {
+                None => format!("the PTX has no kernel `{name}`"),
+                Some(body) if body.contains(claim.text.as_str()) == claim.has => continue,
+                Some(_) if claim.has => format!("the PTX of {name}{how} lacks `{}`", claim.text),
+                Some(_) => format!("the PTX of {name}{how} contains `{}`", claim.text),
+            };
+            failures.push(format!("`{}`: {verdict}", claim.line));
+        }
+    }
+    failures
 }
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
@@ -103,12 +192,20 @@ fn main() {
                         "NVRTC (libnvrtc.so.13) not found; run scripts/install-nvrtc.sh to check kernels without a GPU",
                     ));
                 }
-                let ptx = compile(&KernelFile { name, source }, arch, claims.fast_math)?.to_src();
-                if let Some(text) = claims.has.iter().find(|t| !ptx.contains(t.as_str())) {
-                    return Err(format!("the PTX of {name} for {arch} lacks `{text}`").into());
+                let file = KernelFile { name, source };
+                let ptx = compile_with(&file, arch, claims.fast_math, &[])?.to_src();
+                let exact = match claims.list.iter().any(|c| c.explicit) {
+                    true => compile_with(&file, arch, claims.fast_math, &["--fmad=false"])?.to_src(),
+                    false => String::new(),
+                };
+                if let Ok(d) = std::env::var("TMP_DUMP") { // TEMP
+                    let e = compile_with(&file, arch, claims.fast_math, &["--fmad=false"])?.to_src();
+                    std::fs::write(format!("{d}/{name}.{arch}.ptx"), &ptx).unwrap();
+                    std::fs::write(format!("{d}/{name}.{arch}.nofma.ptx"), &e).unwrap();
                 }
-                if let Some(text) = claims.lacks.iter().find(|t| ptx.contains(t.as_str())) {
-                    return Err(format!("the PTX of {name} for {arch} contains `{text}`").into());
+                let failures = check(&claims, &ptx, &exact);
+                if !failures.is_empty() {
+                    return Err(format!("kernels/{name} for {arch}:\n  {}", failures.join("\n  ")).into());
                 }
                 Ok(Completion::Completed)
             }));

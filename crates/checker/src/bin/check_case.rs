@@ -1,0 +1,64 @@
+//! Runs the programs of some expected-output files, already built, and compares each run with
+//! its file, as the outputs test does; for working on one chapter while others do not build.
+//!
+//! ```text
+//! cargo run -p checker --bin check-case -- [--bless] [--fresh] FILE...
+//! ```
+//!
+//! The programs are taken from `target/debug` (`--bin-dir DIR` for another folder). `--bless`
+//! writes each CPU file from the run; `--fresh` also runs each program that takes `--seed` on
+//! a fresh seed and requires the same verdicts.
+
+use std::path::{Path, PathBuf};
+
+use checker::{Case, compare, compare_verdicts};
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let bless = args.iter().any(|a| a == "--bless");
+    let fresh = args.iter().any(|a| a == "--fresh");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
+    let bin_dir = args
+        .iter()
+        .position(|a| a == "--bin-dir")
+        .and_then(|i| args.get(i + 1))
+        .map(PathBuf::from)
+        .unwrap_or_else(|| root.join("../../target/debug"));
+    let files = args
+        .iter()
+        .filter(|a| !a.starts_with("--") && !bin_dir.ends_with(a.as_str()));
+    let mut failed = 0;
+    for file in files {
+        let path = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));
+        let root = std::fs::canonicalize(&root).unwrap_or(root.clone());
+        let outcome = Case::read(&path, &root).and_then(|case| {
+            let run = case.run(&bin_dir, &[])?;
+            if run.skipped_for_no_gpu() {
+                return Ok(format!("skipped (no GPU): {}", run.printed.trim()));
+            }
+            if bless && !case.gpu {
+                case.bless(&run.printed)?;
+                return Ok("blessed".into());
+            }
+            let c = compare(&case.expected, &run.printed)
+                .map_err(|why| format!("{why}\n--- the run printed ---\n{}", run.printed))?;
+            let mut said = format!("ok ({} masked, {} within a bound)", c.masked, c.within_bound);
+            if fresh && case.takes_seed(&bin_dir) {
+                let seed = checker::fresh_seed();
+                let run = case.run_with_seed(&bin_dir, seed)?;
+                let n = compare_verdicts(&case.expected, &run.printed)
+                    .map_err(|why| format!("seed {seed}: {why}\n{}", run.printed))?;
+                said.push_str(&format!("; seed {seed}: {n} verdicts hold"));
+            }
+            Ok(said)
+        });
+        match outcome {
+            Ok(said) => println!("{file}: {said}"),
+            Err(why) => {
+                failed += 1;
+                println!("{file}: FAILED: {why}");
+            }
+        }
+    }
+    std::process::exit(if failed > 0 { 1 } else { 0 });
+}
