@@ -1,9 +1,9 @@
-// check: PTX has .entry broadcast_multiply
-// check: PTX has .entry sum_middle_axis
-// check: PTX has .entry dft_terms
-// check: PTX has .entry sum_terms
-// check: PTX has .entry outer_product
-// check: PTX has .f64
+// check: broadcast_multiply has mul.f64
+// check: sum_middle_axis has add.f64
+// check: dft_terms has .f64
+// check: sum_terms has add.f64
+// check: outer_product has mul.f32
+// check: outer_product lacks .f64
 
 // ANCHOR: matmul
 // prod[i][k][j] = a[i][k] * b[k][j]: the m x n x p array that `A[:, :, None] * B[None, :, :]`

@@ -1,6 +1,6 @@
-// check: PTX has .entry add_in_place
-// check: PTX has .entry add_taylor_term
-// check: PTX has .f64
+// check: add_in_place has add.f32
+// check: add_in_place lacks .f64
+// check: add_taylor_term has .f64
 
 // ANCHOR: add_in_place
 // The GPU side of `a += b`: one thread per element.

@@ -1,9 +1,8 @@
-// check: PTX has .entry subtract_scalar
-// check: PTX has .entry multiply_scalar
-// check: PTX has .entry cos_each
-// check: PTX has .entry cos_fused
-// check: PTX has ld.global.v4.f32
-// check: PTX lacks cos.approx
+// check: every kernel has ld.global.v4.f32
+// check: every kernel has st.global.v4.f32
+// check: cos_each lacks cos.approx
+// check: cos_fused lacks cos.approx
+// check: cos_fused has .f64
 
 // Every kernel here gives each thread four neighbouring values, read with one 16-byte load and
 // written with one 16-byte store (a float4). `n4` counts float4s: the array's length over four.

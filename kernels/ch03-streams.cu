@@ -1,8 +1,8 @@
-// check: PTX has .entry times_two
-// check: PTX has .entry square
-// check: PTX has .entry sine
-// check: PTX has .entry polish
-// check: PTX lacks sin.approx
+// check: times_two has %nctaid.x
+// check: square has %nctaid.x
+// check: sine has %nctaid.x
+// check: sine lacks sin.approx
+// check: polish has div.rn.f32
 
 // ANCHOR: three
 // The three independent computations. Each loops over its array with a stride of the whole
@@ -35,7 +35,7 @@ extern "C" __global__ void sine(const float *c, float *out, long long n)
 // ANCHOR: polish
 // Stand-in for real work on one chunk: `rounds` steps of x <- x - (x*x - 2) / (2x), Newton's
 // iteration for sqrt(2), started from each element. It converges in a few steps and then stays
-// put, so the result is known (sqrt 2 for positive inputs) whatever `rounds` is.
+// put, so after those (the host asks for at least 10) the result is known: sqrt 2.
 extern "C" __global__ void polish(float *x, long long n, int rounds)
 {
     long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;

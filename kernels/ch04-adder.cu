@@ -1,7 +1,6 @@
 // The first kernel of chapter 4: the body of the adder loop, run once per thread.
-// check: PTX has .entry adder
-// check: PTX has add.f64
-// check: PTX lacks atom.
+// check: adder has add.f64
+// check: adder lacks atom.
 
 // ANCHOR: adder
 extern "C" __global__ void adder(const double *xs, const double *ys, double *zs, int n)

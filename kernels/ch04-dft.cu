@@ -3,11 +3,9 @@
 // becomes the fast hardware approximation (sin.approx, cos.approx), which is accurate only
 // for angles near [-π, π].
 // check: compiled with --use_fast_math
-// check: PTX has .entry dft_naive_phase
-// check: PTX has .entry dft_reduced_phase
-// check: PTX has sin.approx
-// check: PTX has cos.approx
-// check: PTX lacks .f64
+// check: every kernel has sin.approx
+// check: every kernel has cos.approx
+// check: every kernel lacks .f64
 
 #define TWO_PI 6.2831853071795865f
 

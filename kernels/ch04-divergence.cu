@@ -1,8 +1,7 @@
 // Warp divergence: the same work split between two paths, by thread or by warp.
-// check: PTX has .entry split_every_warp
-// check: PTX has .entry split_no_warp
-// check: PTX has fma.rn.f32
-// check: PTX lacks .f64
+// check: split_every_warp has explicit fma.rn.f32
+// check: split_no_warp has explicit fma.rn.f32
+// check: every kernel lacks .f64
 
 // ANCHOR: paths
 // Two different chains of dependent multiply-adds: the compiler cannot merge them into one.

@@ -1,10 +1,8 @@
 // Grids of chapter 4: helpers that name a thread's place, the grid-stride loop, and a 2-D grid.
-// check: PTX has .entry adder_grid_stride
-// check: PTX has .entry adder_grid_stride_raw
-// check: PTX has .entry matrix_add_2d
-// check: PTX has .entry matrix_add_row_from_x
-// check: PTX has %nctaid.x
-// check: PTX has %ctaid.y
+// check: adder_grid_stride has %nctaid.x
+// check: adder_grid_stride_raw has %nctaid.x
+// check: matrix_add_2d has %ctaid.y
+// check: matrix_add_row_from_x has %ctaid.y
 
 // ANCHOR: helpers
 // CUDA C++ has no built-in "my index in the whole grid"; these two helpers give it, under

@@ -1,13 +1,14 @@
 // Matrix multiplication C = A·B with one thread per unit of work, four ways.
 // A is m×n, B is n×p, C is m×p, all row-major float.
-// check: PTX has .entry matmul_racy_ijk
-// check: PTX has .entry matmul_racy_ik
-// check: PTX has .entry matmul_sum_in_global
-// check: PTX has .entry matmul_sum_in_register
-// check: PTX has .entry matmul_1d
-// check: PTX has fma.rn.f32
-// check: PTX lacks .f64
-// check: PTX lacks atom.
+// check: matmul_racy_ijk has %ctaid.z
+// check: matmul_racy_ijk lacks atom.
+// check: matmul_racy_ik lacks atom.
+// check: matmul_sum_in_global has %ctaid.y
+// check: matmul_sum_in_register has %ctaid.y
+// check: matmul_sum_in_register has fma.rn.f32
+// check: matmul_1d has div.s32
+// check: matmul_1d lacks %ctaid.y
+// check: every kernel lacks .f64
 
 // ANCHOR: racy_ijk
 // Candidate 1: a 3-D grid, one thread per (i, j, k). The n threads that share (i, j) all

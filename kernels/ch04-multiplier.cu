@@ -1,7 +1,6 @@
 // Solution to the multiplier challenge of chapter 4.
-// check: PTX has .entry multiplier
-// check: PTX has mul.f64
-// check: PTX has %nctaid.x
+// check: multiplier has mul.f64
+// check: multiplier has %nctaid.x
 
 // ANCHOR: multiplier
 extern "C" __global__ void multiplier(const double *xs, const double *ys, double *zs, int n)

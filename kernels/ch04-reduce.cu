@@ -1,10 +1,11 @@
 // Summing an array of doubles on the GPU: wrong, slow and fast.
-// check: PTX has .entry sum_racy
-// check: PTX has .entry sum_atomic_per_thread
-// check: PTX has .entry sum_block_tree
-// check: PTX has atom.global.add.f64
-// check: PTX has bar.sync
-// check: PTX has .shared
+// check: every kernel has %nctaid.x
+// check: sum_racy lacks atom.
+// check: sum_atomic_per_thread has atom.global.add.f64
+// check: sum_atomic_per_thread lacks bar.sync
+// check: sum_block_tree has bar.sync
+// check: sum_block_tree has st.shared.f64
+// check: sum_block_tree has atom.global.add.f64
 
 // ANCHOR: partial
 // One thread's share of the sum: elements i, i + stride, i + 2·stride, ... of a grid-stride
@@ -52,8 +53,10 @@ extern "C" __global__ void sum_atomic_per_thread(const double *xs, double *total
 
 // The threads of a block first combine their sums in shared memory, halving the number of
 // values at each step; then one thread per block makes the atomic addition.
-// Launch it with exactly THREADS_PER_BLOCK threads per block.
-extern "C" __global__ void sum_block_tree(const double *xs, double *total, int n)
+// Launch it with exactly THREADS_PER_BLOCK threads per block: __launch_bounds__ tells the
+// compiler so, and lets the host read the number back to check its launch.
+extern "C" __global__ void __launch_bounds__(THREADS_PER_BLOCK)
+    sum_block_tree(const double *xs, double *total, int n)
 {
     __shared__ double partials[THREADS_PER_BLOCK];
 

@@ -2,25 +2,26 @@
 // finds out how many bins it needs, and counts with global atomics, since nothing says that
 // the bins would fit in shared memory. Written once, as a template; each input type it serves
 // is one line at the end.
-// check: PTX has .entry bincount_largest_u8
-// check: PTX has .entry bincount_count_u8
-// check: PTX has atom.global.max.u32
-// check: PTX has atom.global.add.u32
+// check: bincount_largest_u8 has atom.global.max.u32
+// check: bincount_largest_u8 has bar.sync
+// check: bincount_count_u8 has atom.global.add.u32
+// check: bincount_count_u8 lacks atom.shared
 
 // ANCHOR: bincount
 #define THREADS 256
 
 // The largest value. Each thread keeps the largest it has seen, the block combines its
 // threads' values pairwise in shared memory, and thread 0 offers the block's largest to
-// *result with atomicMax. *result must start at 0.
+// *result with atomicMax. *result must start at 0, and a block must have THREADS threads.
 template <typename T>
 __device__ void largest(const T *values, int n, unsigned *result)
 {
     __shared__ unsigned s[THREADS];
-    int first = blockIdx.x * blockDim.x + threadIdx.x;
-    int stride = gridDim.x * blockDim.x;
+    // 64-bit indices: for n near 2^31, i + stride would overflow an int.
+    long long first = blockIdx.x * blockDim.x + threadIdx.x;
+    long long stride = gridDim.x * blockDim.x;
     unsigned m = 0;
-    for (int i = first; i < n; i += stride) {
+    for (long long i = first; i < n; i += stride) {
         m = max(m, (unsigned)values[i]);
     }
     s[threadIdx.x] = m;
@@ -40,13 +41,14 @@ __device__ void largest(const T *values, int n, unsigned *result)
 template <typename T>
 __device__ void count(const T *values, int n, unsigned *bins)
 {
-    int first = blockIdx.x * blockDim.x + threadIdx.x;
-    int stride = gridDim.x * blockDim.x;
-    for (int i = first; i < n; i += stride) {
+    long long first = blockIdx.x * blockDim.x + threadIdx.x;
+    long long stride = gridDim.x * blockDim.x;
+    for (long long i = first; i < n; i += stride) {
         atomicAdd(&bins[values[i]], 1u);
     }
 }
 
-extern "C" __global__ void bincount_largest_u8(const unsigned char *v, int n, unsigned *r) { largest(v, n, r); }
+extern "C" __global__ void __launch_bounds__(THREADS)
+bincount_largest_u8(const unsigned char *v, int n, unsigned *r) { largest(v, n, r); }
 extern "C" __global__ void bincount_count_u8(const unsigned char *v, int n, unsigned *b) { count(v, n, b); }
 // ANCHOR_END: bincount

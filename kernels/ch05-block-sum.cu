@@ -1,16 +1,17 @@
 // Summing floats: a tree in each block's shared memory, then either one atomic per block or
 // one partial sum per block, reduced again by a second launch.
-// check: PTX has .entry block_sum_atomic
-// check: PTX has .entry block_partial_sums
-// check: PTX has atom.global.add.f32
-// check: PTX has bar.sync
-// check: PTX lacks .f64
+// check: block_sum_atomic has bar.sync
+// check: block_sum_atomic has atom.global.add.f32
+// check: block_partial_sums has bar.sync
+// check: block_partial_sums lacks atom.
+// check: every kernel lacks .f64
 
 #define THREADS 256
 
 // ANCHOR: tree
 // Sum the THREADS values in s, halving the number of busy threads at each step; the block's
-// sum ends in s[0]. Every thread of the block must call it: the barriers are inside.
+// sum ends in s[0]. Every thread of the block must call it: the barriers are inside. The
+// kernels that use it run exactly THREADS threads per block (the host checks).
 __device__ void tree_sum(float *s)
 {
     int t = threadIdx.x;
@@ -24,7 +25,8 @@ __device__ void tree_sum(float *s)
 // ANCHOR_END: tree
 
 // ANCHOR: block_sum_atomic
-extern "C" __global__ void block_sum_atomic(const float *x, int n, float *total)
+extern "C" __global__ void __launch_bounds__(THREADS)
+block_sum_atomic(const float *x, int n, float *total)
 {
     __shared__ float s[THREADS];
     int i = blockIdx.x * THREADS + threadIdx.x;
@@ -39,7 +41,8 @@ extern "C" __global__ void block_sum_atomic(const float *x, int n, float *total)
 
 // ANCHOR: block_partial_sums
 // The same tree, but each block writes its sum to a slot of its own: no atomic, no race.
-extern "C" __global__ void block_partial_sums(const float *x, int n, float *partials)
+extern "C" __global__ void __launch_bounds__(THREADS)
+block_partial_sums(const float *x, int n, float *partials)
 {
     __shared__ float s[THREADS];
     int i = blockIdx.x * THREADS + threadIdx.x;

@@ -1,9 +1,9 @@
 // Every thread adds one to the same counter: with a plain += and with an atomic.
-// check: PTX has .entry count_plain
-// check: PTX has .entry count_atomic
-// check: PTX has ld.global.u32
-// check: PTX has st.global.u32
-// check: PTX has atom.global.add.u32
+// check: count_plain has ld.global.u32
+// check: count_plain has st.global.u32
+// check: count_plain lacks atom.
+// check: count_atomic has atom.global.add.u32
+// check: count_atomic lacks ld.global.u32
 
 // ANCHOR: counters
 extern "C" __global__ void count_plain(unsigned *counter)

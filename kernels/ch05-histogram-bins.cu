@@ -1,9 +1,8 @@
 // A shared-memory histogram whose number of bins is chosen at launch, and may exceed the
 // number of threads in a block: each thread clears and merges every blockDim.x-th bin.
-// check: PTX has .entry hist_shared_bins
-// check: PTX has .extern .shared
-// check: PTX has atom.shared.add.u32
-// check: PTX has atom.global.add.u32
+// check: hist_shared_bins has atom.shared.add.u32
+// check: hist_shared_bins has atom.global.add.u32
+// check: hist_shared_bins lacks .shared .align
 
 // ANCHOR: hist_shared_bins
 // Every entry of values must be below bins; the launch gives bins * 4 bytes of shared memory.

@@ -1,14 +1,15 @@
 // A 256-bin histogram of bytes: one global atomic per byte; a histogram per block in shared
 // memory, merged into the global one at the end; and the same with each thread reading
 // 16 bytes at a time.
-// check: PTX has .entry hist_global
-// check: PTX has .entry hist_shared
-// check: PTX has .entry hist_shared_wide
-// check: PTX has atom.shared.add.u32
-// check: PTX has atom.global.add.u32
-// check: PTX has ld.global.nc.v4.u32
+// check: hist_global has atom.global.add.u32
+// check: hist_global lacks atom.shared
+// check: hist_shared has atom.shared.add.u32
+// check: hist_shared has atom.global.add.u32
+// check: hist_shared has ld.global.u8
+// check: hist_shared_wide has atom.shared.add.u32
+// check: hist_shared_wide has ld.global.nc.v4.u32
 
-#define BINS 256                        // launched with BINS threads per block
+#define BINS 256                        // the shared kernels run exactly BINS threads per block
 
 // ANCHOR: hist_global
 // One thread per byte, one global atomic per byte.
@@ -23,16 +24,18 @@ extern "C" __global__ void hist_global(const unsigned char *bytes, int n, unsign
 
 // ANCHOR: hist_shared
 // A private histogram per block. Thread t owns bin t for clearing and merging (BINS threads).
-extern "C" __global__ void hist_shared(const unsigned char *bytes, int n, unsigned *bins)
+extern "C" __global__ void __launch_bounds__(BINS)
+hist_shared(const unsigned char *bytes, int n, unsigned *bins)
 {
     __shared__ unsigned local[BINS];
     int t = threadIdx.x;
     local[t] = 0;                       // shared memory starts with whatever was there
     __syncthreads();                    // every bin is cleared before anyone counts
 
-    int first = blockIdx.x * blockDim.x + t;
-    int stride = gridDim.x * blockDim.x; // all the threads of the grid
-    for (int i = first; i < n; i += stride) {
+    // 64-bit indices: for n near 2^31, i + stride would overflow an int and turn negative.
+    long long first = blockIdx.x * blockDim.x + t;
+    long long stride = gridDim.x * blockDim.x; // all the threads of the grid
+    for (long long i = first; i < n; i += stride) {
         atomicAdd(&local[bytes[i]], 1u); // contended only by this block's threads
     }
     __syncthreads();                    // every count is in before the merge
@@ -44,19 +47,19 @@ extern "C" __global__ void hist_shared(const unsigned char *bytes, int n, unsign
 // ANCHOR: hist_shared_wide
 // The same, but each step of the loop loads 16 bytes (one uint4) per thread, so a warp asks
 // memory for 512 bytes at once instead of 32.
-extern "C" __global__ void hist_shared_wide(const unsigned char *__restrict__ bytes, int n,
-                                            unsigned *bins)
+extern "C" __global__ void __launch_bounds__(BINS)
+hist_shared_wide(const unsigned char *__restrict__ bytes, int n, unsigned *bins)
 {
     __shared__ unsigned local[BINS];
     int t = threadIdx.x;
     local[t] = 0;
     __syncthreads();
 
-    int first = blockIdx.x * blockDim.x + t;
-    int stride = gridDim.x * blockDim.x;
-    int pieces = n / 16;                // whole 16-byte pieces; the buffer is 16-byte aligned
+    long long first = blockIdx.x * blockDim.x + t;
+    long long stride = gridDim.x * blockDim.x;
+    long long pieces = n / 16;          // whole 16-byte pieces; the buffer is 16-byte aligned
     const uint4 *wide = (const uint4 *)bytes;
-    for (int p = first; p < pieces; p += stride) {
+    for (long long p = first; p < pieces; p += stride) {
         uint4 piece = wide[p];
         unsigned words[4] = {piece.x, piece.y, piece.z, piece.w};
         for (int w = 0; w < 4; w++) {
@@ -65,7 +68,7 @@ extern "C" __global__ void hist_shared_wide(const unsigned char *__restrict__ by
             }
         }
     }
-    for (int i = pieces * 16 + first; i < n; i += stride) {
+    for (long long i = pieces * 16 + first; i < n; i += stride) {
         atomicAdd(&local[bytes[i]], 1u);  // the last n % 16 bytes
     }
     __syncthreads();

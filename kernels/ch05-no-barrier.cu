@@ -1,12 +1,12 @@
 // The tile reverse of ch05-tiles.cu with its barrier taken out: a race, on purpose.
-// check: PTX has .entry reverse_tiles_no_barrier
-// check: PTX lacks bar.sync
-// check: PTX lacks barrier.sync
+// check: reverse_tiles_no_barrier lacks bar.sync
+// check: reverse_tiles_no_barrier lacks barrier.sync
 
 #define TILE 256
 
 // ANCHOR: reverse_tiles_no_barrier
-extern "C" __global__ void reverse_tiles_no_barrier(const float *x, float *out)
+extern "C" __global__ void __launch_bounds__(TILE)
+reverse_tiles_no_barrier(const float *x, float *out)
 {
     __shared__ float tile[TILE];
     int t = threadIdx.x;

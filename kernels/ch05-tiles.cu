@@ -1,15 +1,17 @@
 // Reversing every tile of an array through shared memory: the barrier makes it right.
-// check: PTX has .entry reverse_tiles
-// check: PTX has .entry reverse_tiles_dynamic
-// check: PTX has bar.sync
-// check: PTX has .extern .shared
-// check: PTX lacks .f64
+// check: reverse_tiles has bar.sync
+// check: reverse_tiles has .shared .align
+// check: reverse_tiles_dynamic has bar.sync
+// check: reverse_tiles_dynamic has st.shared.f32
+// check: reverse_tiles_dynamic lacks .shared .align
+// check: every kernel lacks .f64
 
 // ANCHOR: reverse_tiles
 #define TILE 256
 
 // Each block reverses one tile of TILE floats; the grid covers x exactly, so no bounds test.
-extern "C" __global__ void reverse_tiles(const float *x, float *out)
+// It needs exactly TILE threads per block: __launch_bounds__ refuses more, the host checks.
+extern "C" __global__ void __launch_bounds__(TILE) reverse_tiles(const float *x, float *out)
 {
     __shared__ float tile[TILE];        // one copy per block, in the SM's shared memory
     int t = threadIdx.x;

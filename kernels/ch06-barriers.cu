@@ -1,10 +1,9 @@
 // Smoothing each block's tile in shared memory, step after step: the tile is read and then
 // overwritten at every step. smooth_tiles has the two barriers a step needs;
 // smooth_tiles_one_barrier lacks the one after the reads, a race on purpose.
-// check: PTX has .entry smooth_tiles
-// check: PTX has .entry smooth_tiles_one_barrier
-// check: PTX has bar.sync
-// check: PTX lacks .f64
+// check: smooth_tiles has bar.sync
+// check: smooth_tiles_one_barrier has bar.sync
+// check: every kernel lacks .f64
 
 #define TILE 256
 
@@ -15,10 +14,11 @@ __device__ unsigned smooth_point(unsigned left, unsigned centre, unsigned right)
 }
 
 // ANCHOR: smooth_tiles
-// Each block smooths its own tile of TILE points `steps` times; a tile's ends use themselves
-// as their missing neighbour. The last tile may be short: its extra threads load nothing and
-// compute nothing, but they reach every barrier.
-extern "C" __global__ void smooth_tiles(const unsigned *x, unsigned *out, int n, int steps)
+// Each block of exactly TILE threads (the host checks it) smooths its own tile of TILE points
+// `steps` times; a tile's ends use themselves as their missing neighbour. The last tile may
+// be short: its extra threads load nothing and compute nothing, but they reach every barrier.
+extern "C" __global__ void __launch_bounds__(TILE)
+smooth_tiles(const unsigned *x, unsigned *out, int n, int steps)
 {
     __shared__ unsigned tile[TILE];
     int t = threadIdx.x;
@@ -43,7 +43,8 @@ extern "C" __global__ void smooth_tiles(const unsigned *x, unsigned *out, int n,
 // ANCHOR: smooth_tiles_one_barrier
 // The same loop without the barrier after the reads: a thread may overwrite tile[t] while
 // its neighbour, in another warp, has not yet read it.
-extern "C" __global__ void smooth_tiles_one_barrier(const unsigned *x, unsigned *out, int n, int steps)
+extern "C" __global__ void __launch_bounds__(TILE)
+smooth_tiles_one_barrier(const unsigned *x, unsigned *out, int n, int steps)
 {
     __shared__ unsigned tile[TILE];
     int t = threadIdx.x;

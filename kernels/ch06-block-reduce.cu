@@ -1,12 +1,14 @@
 // Summing a large float array in two levels: every thread first adds up its share with a
 // grid-stride loop, then the block combines its 256 partial sums, either as chapter 5's tree
 // in shared memory or with warp shuffles, and thread 0 adds the block's sum to the total.
-// check: PTX has .entry sum_tree
-// check: PTX has .entry sum_shuffle
-// check: PTX has shfl.sync.down.b32
-// check: PTX has atom.global.add.f32
-// check: PTX has bar.sync
-// check: PTX lacks .f64
+// check: sum_tree has bar.sync
+// check: sum_tree lacks shfl.sync
+// check: sum_tree has atom.global.add.f32
+// check: sum_shuffle has shfl.sync.down.b32
+// check: sum_shuffle has bar.sync
+// check: sum_shuffle has atom.global.add.f32
+// check: every kernel has .pragma "nounroll"
+// check: every kernel lacks .f64
 
 #define THREADS 256
 #define FULL_MASK 0xffffffffu
@@ -27,9 +29,11 @@ __device__ float thread_partial(const float *x, int n)
 // ANCHOR_END: partial
 
 // ANCHOR: tree
-// Chapter 5's tree: 256 slots, halved eight times. Each step starts with a barrier, so the
-// writes of the step before are finished before anyone reads them: eight barriers.
-extern "C" __global__ void sum_tree(const float *x, int n, float *total)
+// Chapter 5's tree: 256 slots, halved eight times, so blocks of exactly THREADS threads (the
+// host checks it). Each step starts with a barrier, so the writes of the step before are
+// finished before anyone reads them: eight barriers.
+extern "C" __global__ void __launch_bounds__(THREADS)
+sum_tree(const float *x, int n, float *total)
 {
     __shared__ float s[THREADS];
     int t = threadIdx.x;

@@ -1,11 +1,15 @@
 // Solutions to the chapter's challenges: a float maximum that reduces in the warp before its
 // compare-and-swap loop, and an exclusive warp scan that gives each kept lane its position.
-// check: PTX has shfl.sync.bfly.b32
-// check: PTX has shfl.sync.up.b32
-// check: PTX has atom.global.cas.b32
-// check: PTX has vote.sync.ballot.b32
-// check: PTX has popc.b32
-// check: PTX lacks .f64
+// check: max_per_thread has atom.global.cas.b32
+// check: max_per_thread lacks shfl.sync
+// check: max_warp_first has shfl.sync.bfly.b32
+// check: max_warp_first has max.f32
+// check: max_warp_first has atom.global.cas.b32
+// check: exclusive_scan_warps has shfl.sync.up.b32
+// check: positions_two_ways has shfl.sync.up.b32
+// check: positions_two_ways has vote.sync.ballot.b32
+// check: positions_two_ways has popc.b32
+// check: every kernel lacks .f64
 
 #define FULL_MASK 0xffffffffu
 

@@ -4,19 +4,17 @@
 // give exactly the CPU's sum.
 // NVRTC 13.0 writes every atomicAdd here as PTX `atom.global.add.u64`, even though no kernel
 // uses the old value it returns (no `red.global` in the PTX).
-// check: PTX has .entry sum_atomic_each
-// check: PTX has .entry sum_atomic_warp
-// check: PTX has .entry sum_atomic_block
-// check: PTX has .entry sum_atomic_block_grid_stride
-// check: PTX has .entry sum_atomic_spread
-// check: PTX has atom.global.add.u64
-// check: PTX lacks red.global
-// check: PTX has shfl.sync.down.b32
-// check: PTX has bar.sync
-// check: PTX lacks .f64
+// check: every kernel has atom.global.add.u64
+// check: every kernel lacks red.global
+// check: sum_atomic_warp has shfl.sync.down.b32
+// check: sum_atomic_block has shfl.sync.down.b32
+// check: sum_atomic_block has bar.sync
+// check: sum_atomic_block_grid_stride has bar.sync
+// check: every kernel lacks .f64
 // (d)'s grid-stride loop is unrolled: four loads per trip, then a remainder loop that NVRTC
 // marks nounroll. No other loop here leaves one (the shuffle loops are unrolled completely).
-// check: PTX has .pragma "nounroll"
+// check: sum_atomic_block_grid_stride has .pragma "nounroll"
+// check: sum_atomic_block lacks .pragma "nounroll"
 
 #define FULL_MASK 0xffffffffu
 typedef unsigned long long u64;

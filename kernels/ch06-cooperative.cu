@@ -1,16 +1,15 @@
 // Cooperative groups: the block sum written with group objects, and a whole-array sum in one
 // kernel whose blocks wait for each other at a grid-wide barrier.
-// check: PTX has .entry sum_grid_sync
-// check: PTX has .entry block_partials
-// check: PTX has .entry sum_partials
-// check: PTX has shfl.sync
-// check: PTX has barrier.sync
-// check: PTX lacks atom.global.add.f32
-// check: PTX lacks .extern .func
-// check: PTX lacks .f64
+// check: every kernel has shfl.sync
+// check: every kernel has barrier.sync
+// check: every kernel lacks atom.global.add.f32
+// check: sum_grid_sync lacks call
+// check: every kernel lacks .f64
 // The grid-stride loop of thread_partial is unrolled, four loads per trip, and leaves a
 // remainder loop that NVRTC marks nounroll; the loops over the partials are not unrolled.
-// check: PTX has .pragma "nounroll"
+// check: sum_grid_sync has .pragma "nounroll"
+// check: block_partials has .pragma "nounroll"
+// check: sum_partials lacks .pragma "nounroll"
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>   // cg::reduce, cg::plus

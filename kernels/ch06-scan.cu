@@ -3,11 +3,17 @@
 // memory, and over a whole array in three kernels: first one value per thread, then faster,
 // with 16 values per thread in registers, loaded and stored four at a time, in a design that
 // reads the input twice but writes the output only once.
-// check: PTX has shfl.sync.up.b32
-// check: PTX has bar.sync
-// check: PTX has ld.global.v4.u32
-// check: PTX has st.global.v4.u32
-// check: PTX lacks .f64
+// check: scan_warps has shfl.sync.up.b32
+// check: scan_warps lacks bar.sync
+// check: scan_blocks has shfl.sync.up.b32
+// check: scan_blocks has bar.sync
+// check: scan_totals has bar.sync
+// check: add_block_offsets lacks bar.sync
+// check: reduce_tiles has ld.global.v4.u32
+// check: reduce_tiles lacks st.global.v4.u32
+// check: scan_tiles has ld.global.v4.u32
+// check: scan_tiles has st.global.v4.u32
+// check: every kernel lacks .f64
 
 #define FULL_MASK 0xffffffffu
 

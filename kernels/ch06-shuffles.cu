@@ -1,17 +1,18 @@
 // Warp shuffles: what each of the four hands to each lane, and warp sums and maxima built
 // from five of them.
-// check: PTX has .entry shuffle_table
-// check: PTX has shfl.sync.idx.b32
-// check: PTX has shfl.sync.up.b32
-// check: PTX has shfl.sync.down.b32
-// check: PTX has shfl.sync.bfly.b32
-// check: PTX has .entry warp_sum_down_i32
-// check: PTX has .entry warp_sum_xor_f32
-// check: PTX has .entry warp_max_xor_f32
-// check: PTX has max.f32
-// check: PTX lacks bar.sync
-// check: PTX lacks .shared
-// check: PTX lacks .f64
+// check: shuffle_table has shfl.sync.idx.b32
+// check: shuffle_table has shfl.sync.up.b32
+// check: shuffle_table has shfl.sync.down.b32
+// check: shuffle_table has shfl.sync.bfly.b32
+// check: warp_sum_down_i32 has shfl.sync.down.b32
+// check: warp_sum_xor_i32 has shfl.sync.bfly.b32
+// check: warp_sum_down_f32 has shfl.sync.down.b32
+// check: warp_sum_xor_f32 has shfl.sync.bfly.b32
+// check: warp_max_xor_f32 has shfl.sync.bfly.b32
+// check: warp_max_xor_f32 has max.f32
+// check: every kernel lacks bar.sync
+// check: every kernel lacks .shared
+// check: every kernel lacks .f64
 
 #define FULL_MASK 0xffffffffu
 

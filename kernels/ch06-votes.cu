@@ -1,16 +1,19 @@
 // Warp votes: every lane offers a true/false, and one instruction tells the whole warp the
 // result. Then stream compaction (keep the elements above a threshold), first with one
 // atomic per kept element, then with one atomic per warp, then with one atomic per block.
-// check: PTX has vote.sync.ballot.b32
-// check: PTX has vote.sync.any.pred
-// check: PTX has vote.sync.all.pred
-// check: PTX has activemask.b32
-// check: PTX has popc.b32
-// check: PTX has shfl.sync.idx.b32
-// check: PTX has atom.global.add.u32
-// check: PTX has shfl.sync.up.b32
-// check: PTX has bar.sync
-// check: PTX lacks .f64
+// check: vote_demo has vote.sync.ballot.b32
+// check: vote_demo has vote.sync.any.pred
+// check: vote_demo has vote.sync.all.pred
+// check: vote_demo has activemask.b32
+// check: vote_demo has popc.b32
+// check: compact_atomic has atom.global.add.u32
+// check: compact_warp has vote.sync.ballot.b32
+// check: compact_warp has shfl.sync.idx.b32
+// check: compact_warp has atom.global.add.u32
+// check: compact_block has shfl.sync.up.b32
+// check: compact_block has bar.sync
+// check: compact_block has atom.global.add.u32
+// check: every kernel lacks .f64
 
 #define FULL_MASK 0xffffffffu
 

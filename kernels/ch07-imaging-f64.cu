@@ -1,9 +1,8 @@
 // Chapter 7, the starting point: the direct imaging equation in double precision, one thread
 // per pixel. img[p] = (1/N) · Σ_j V_j · e^{+2πi(u_j·l + v_j·m + w_j·n')}, for N visibilities,
 // where (l, m, n') are pixel p's direction cosines with n' = n − 1, computed on the host.
-// check: PTX has .entry image_first
-// check: PTX has .entry image_local_sum
-// check: PTX has .f64
+// check: every kernel has .f64
+// check: every kernel lacks .f32
 
 #define TWO_PI 6.283185307179586
 

@@ -4,29 +4,38 @@
 // functions it wants by name (__sincosf), so the others keep CUDA's accurate ones.
 // No float is ever widened to a double (cvt.f64.f32). The PTX does hold one double multiply:
 // inside CUDA's accurate sincosf (image_f32), on its rarely taken path for huge angles.
-// check: PTX lacks cvt.f64.f32
-// check: PTX has .entry image_f32
-// check: PTX has .entry image_sincospi
-// check: PTX has .entry image_fast_raw
-// check: PTX has .entry image_fast
-// check: PTX has .entry image_hot_loop
-// check: PTX has .entry image_shared
-// check: PTX has .entry image_coarse_4
-// check: PTX has .entry image_fma
-// check: PTX has .entry image_shuffle
-// check: PTX has .entry image_split_statements
-// check: PTX has sin.approx.f32
-// check: PTX has cos.approx.f32
-// check: PTX has cvt.rni.f32.f32
-// check: PTX has bar.sync
-// check: PTX has shfl.sync.idx.b32
-// check: PTX has fma.rn.f32
-// check: PTX has sub.f32
+// check: every kernel lacks cvt.f64.f32
+// check: image_f32 has mul.f64
+// check: image_f32 lacks sin.approx.f32
+// check: image_sincospi lacks sin.approx.f32
+// check: image_fast_raw has sin.approx.f32
+// check: image_fast_raw has cos.approx.f32
+// check: image_fast has sin.approx.f32
+// check: image_fast has cos.approx.f32
+// check: image_fast has cvt.rni.f32.f32
+// check: image_hot_loop lacks cvt.rni.f32.f32
+// check: image_shared has bar.sync
+// check: image_coarse_4 lacks .local
+// check: image_coarse_1 lacks .local
+// check: image_coarse_2 lacks .local
+// check: image_coarse_3 lacks .local
+// check: image_coarse_6 lacks .local
+// check: image_coarse_8 lacks .local
+// check: image_coarse_4 has fma.rn.f32
+// check: image_coarse_4 lacks explicit fma.rn.f32
+// check: image_fma has explicit fma.rn.f32
+// check: image_split_statements has fma.rn.f32
+// check: image_split_statements lacks explicit fma.rn.f32
+// check: image_shuffle has shfl.sync.idx.b32
+// check: image_shuffle lacks bar.sync
+// check: image_shuffle has explicit fma.rn.f32
 
 #define TWO_PI_F 6.28318530717958648f
 // Adding and then subtracting 1.5·2^23 rounds a float of size below 2^22 to a whole number.
 #define ROUNDER 12582912.0f
-// Visibilities per shared-memory tile; the kernels that use tiles run with blocks of TILE threads.
+// Visibilities per shared-memory tile. The kernels that use tiles fill one entry per thread, so
+// they need blocks of exactly TILE threads: they declare it with __launch_bounds__(TILE) (no more),
+// and the host checks that it launches TILE (no fewer).
 #define TILE 256
 
 // ANCHOR: f32
@@ -156,9 +165,10 @@ extern "C" __global__ void image_hot_loop(const float *ls, const float *ms, cons
 // thread (coalesced), and every thread then reads them all from there. Launch with blocks of
 // TILE threads. Threads past the last pixel still fill their share of every tile, so none may
 // return early: each one must reach every __syncthreads().
-extern "C" __global__ void image_shared(const float *ls, const float *ms, const float *ns, int n_px,
-                                        const float *us, const float *vs, const float *ws,
-                                        const float2 *vis, int n_vis, float inv_n, float2 *img)
+extern "C" __global__ void __launch_bounds__(TILE)
+image_shared(const float *ls, const float *ms, const float *ns, int n_px,
+             const float *us, const float *vs, const float *ws,
+             const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
     __shared__ float4 uvw_tile[TILE];  // u, v, w and an unused float: one 16-byte read
     __shared__ float2 vis_tile[TILE];
@@ -250,9 +260,10 @@ __device__ void image_coarse_body(const float *ls, const float *ms, const float 
     }
 }
 
-extern "C" __global__ void image_coarse_4(const float *ls, const float *ms, const float *ns, int n_px,
-                                          const float *us, const float *vs, const float *ws,
-                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+extern "C" __global__ void __launch_bounds__(TILE)
+image_coarse_4(const float *ls, const float *ms, const float *ns, int n_px,
+               const float *us, const float *vs, const float *ws,
+               const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
     image_coarse_body<4>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);
 }
@@ -260,10 +271,10 @@ extern "C" __global__ void image_coarse_4(const float *ls, const float *ms, cons
 
 // The other coarsening factors, for the chapter's challenge.
 #define COARSE(K)                                                                                    \
-    extern "C" __global__ void image_coarse_##K(const float *ls, const float *ms, const float *ns,  \
-                                                int n_px, const float *us, const float *vs,         \
-                                                const float *ws, const float2 *vis, int n_vis,      \
-                                                float inv_n, float2 *img)                           \
+    extern "C" __global__ void __launch_bounds__(TILE)                                              \
+    image_coarse_##K(const float *ls, const float *ms, const float *ns, int n_px, const float *us,  \
+                     const float *vs, const float *ws, const float2 *vis, int n_vis, float inv_n,   \
+                     float2 *img)                                                                   \
     {                                                                                               \
         image_coarse_body<K>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);                \
     }
@@ -277,9 +288,10 @@ COARSE(8)
 // Optimisation 7: every multiply-add written as one fused multiply-add, __fmaf_rn(a, b, c) =
 // a·b + c with one rounding. The complex update becomes four FMAs straight into the sums.
 // (The rest is optimisation 6 with K = 4.)
-extern "C" __global__ void image_fma(const float *ls, const float *ms, const float *ns, int n_px,
-                                     const float *us, const float *vs, const float *ws,
-                                     const float2 *vis, int n_vis, float inv_n, float2 *img)
+extern "C" __global__ void __launch_bounds__(TILE)
+image_fma(const float *ls, const float *ms, const float *ns, int n_px,
+          const float *us, const float *vs, const float *ws,
+          const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
     const int K = 4;
     __shared__ float4 uvw_tile[TILE];
@@ -331,9 +343,10 @@ extern "C" __global__ void image_fma(const float *ls, const float *ms, const flo
 
 // ANCHOR: split
 // For the FMA challenge: optimisation 6 with each product added on its own line, in plain C++.
-extern "C" __global__ void image_split_statements(const float *ls, const float *ms, const float *ns, int n_px,
-                                                  const float *us, const float *vs, const float *ws,
-                                                  const float2 *vis, int n_vis, float inv_n, float2 *img)
+extern "C" __global__ void __launch_bounds__(TILE)
+image_split_statements(const float *ls, const float *ms, const float *ns, int n_px,
+                       const float *us, const float *vs, const float *ws,
+                       const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
     const int K = 4;
     __shared__ float4 uvw_tile[TILE];

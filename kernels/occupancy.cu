@@ -1,5 +1,5 @@
-// check: PTX has .entry add_one
-// check: PTX lacks .f64
+// check: add_one lacks .shared
+// check: add_one lacks .f64
 
 // ANCHOR: add_one
 // About the smallest useful kernel: each thread adds one to one element.

@@ -98,7 +98,9 @@ impl Case {
         Command::new(bin_dir.join(&self.bin))
             .arg("--help")
             .output()
-            .is_ok_and(|o| o.status.success() && String::from_utf8_lossy(&o.stdout).contains("--seed"))
+            .is_ok_and(|o| {
+                o.status.success() && String::from_utf8_lossy(&o.stdout).contains("--seed")
+            })
     }
 
     /// Run the program as [`Case::run`] does, on the inputs drawn from another seed.

@@ -375,7 +375,13 @@ mod tests {
     #[test]
     fn sizes_and_shares_without_a_measurement_are_exact() {
         assert!(compare("image of 48 x 48\n", "image of 47 x 48\n").is_err());
-        assert!(compare("95% of the work is parallel\n", "90% of the work is parallel\n").is_err());
+        assert!(
+            compare(
+                "95% of the work is parallel\n",
+                "90% of the work is parallel\n"
+            )
+            .is_err()
+        );
         assert!(compare("1.2 ms, 91% of the copy\n", "1.4 ms, 85% of the copy\n").is_ok());
     }
 
@@ -393,7 +399,13 @@ mod tests {
 
     #[test]
     fn a_marked_line_may_not_hide_a_result() {
-        assert!(compare("sum 5, right: yes (varies)\n", "sum 5, right: yes (varies)\n").is_err());
+        assert!(
+            compare(
+                "sum 5, right: yes (varies)\n",
+                "sum 5, right: yes (varies)\n"
+            )
+            .is_err()
+        );
         assert!(lint_line("run 1: 3 lost (varies)").is_none());
     }
 
@@ -421,7 +433,10 @@ mod tests {
     #[test]
     fn fresh_inputs_keep_their_verdicts() {
         let book = "seed 1\nsum 10, matches: yes\n";
-        assert_eq!(compare_verdicts(book, "seed 9\nsum 12, matches: yes\n"), Ok(1));
+        assert_eq!(
+            compare_verdicts(book, "seed 9\nsum 12, matches: yes\n"),
+            Ok(1)
+        );
         assert!(compare_verdicts(book, "seed 9\nsum 12, matches: NO\n").is_err());
     }
 }

@@ -1,9 +1,8 @@
 //! Amdahl's law: the speedup of a program whose fraction `p` runs in parallel on `n` workers.
 //!
-//! `amdahl [MAX_WORKERS]` prints a table of speedups; `amdahl svg` (or `amdahl --svg`) prints
-//! the book's figure. The figure names its command in an XML comment, where `--` is not
-//! allowed, so that comment says `amdahl svg`.
-use course::cli::arg_usize;
+//! `amdahl [MAX_WORKERS]` prints a table of speedups; `amdahl svg` prints the book's figure
+//! (its XML comment names that command, and XML comments may not hold `--`).
+use course::compare::verdict;
 use course::plot::{Chart, Series};
 
 // ANCHOR: law
@@ -14,11 +13,20 @@ fn amdahl_speedup(p: f64, n: f64) -> f64 {
 // ANCHOR_END: law
 
 fn main() {
-    if matches!(std::env::args().nth(1).as_deref(), Some("svg" | "--svg")) {
+    let (svg, max_workers) = course::cli::parse(
+        "Prints the speedups Amdahl's law predicts, or draws them as the book's figure.",
+        |args| {
+            let svg = args.word("svg", "print the figure as SVG instead of the table");
+            (
+                svg,
+                args.usize("MAX_WORKERS", "the largest worker count", 1024, 2, 1 << 20),
+            )
+        },
+    );
+    if svg {
         print!("{}", figure());
         return;
     }
-    let max_workers = arg_usize(1, "the largest worker count", 1024, 2, 1 << 20);
     // ANCHOR: table
     let fractions = [0.5, 0.75, 0.8, 0.9, 0.95, 0.99];
     print!("{:>8}", "workers");
@@ -42,6 +50,16 @@ fn main() {
     }
     println!();
     // ANCHOR_END: table
+    // Two things the law says for any p: one worker gives no speedup, and no number of
+    // workers beats the limit.
+    let holds = fractions.iter().all(|&p| {
+        amdahl_speedup(p, 1.0) == 1.0
+            && (0..=20).all(|k| amdahl_speedup(p, (1u64 << k) as f64) <= 1.0 / (1.0 - p))
+    });
+    println!(
+        "1 worker gives a speedup of 1, and 1 to 2^20 workers stay within the limit: {}",
+        verdict(holds)
+    );
 }
 
 // ANCHOR: figure

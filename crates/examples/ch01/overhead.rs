@@ -1,6 +1,5 @@
 //! When is rayon worth it? The element-wise addition again, serial and with rayon, over array
 //! lengths from a hundred to ten million, and what it costs to start parallel work at all.
-use course::cli::arg_usize;
 use course::machine::describe_cpu;
 use course::timing::{fmt_ms, time_cpu};
 use rayon::prelude::*;
@@ -18,7 +17,18 @@ fn add_rayon(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
 }
 
 fn main() {
-    let max_n = arg_usize(1, "the largest array length", 10_000_000, 100, 200_000_000);
+    let max_n = course::cli::parse(
+        "Times serial and rayon additions over growing array lengths, and the cost of a thread.",
+        |args| {
+            args.usize(
+                "MAX_N",
+                "the largest array length",
+                10_000_000,
+                100,
+                200_000_000,
+            )
+        },
+    );
     println!("{}", describe_cpu());
 
     // ANCHOR: start
@@ -79,7 +89,7 @@ fn main() {
     println!("longest array at which the serial loop was faster: n = {longest} (varies)");
     // ANCHOR_END: sweep
     println!(
-        "every sum was right: {}",
+        "every element of every sum was 1 + 2 = 3: {}",
         course::compare::verdict(all_right)
     );
 }

@@ -1,9 +1,8 @@
 //! Solution to the square-root challenge: fill `ys` with the square roots of `xs` in parallel,
 //! and check every element against the serial `f64::sqrt`.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
@@ -14,11 +13,18 @@ fn sqrt_rayon(xs: &[f64], ys: &mut [f64]) {
 // ANCHOR_END: solution
 
 fn main() {
-    let n = arg_usize(1, "the array length", 1_000_000, 1, 200_000_000);
+    let (n, seed) = course::cli::parse(
+        "Takes square roots with rayon and checks them against the serial f64::sqrt.",
+        |args| {
+            (
+                args.usize("N", "the array length", 1_000_000, 1, 200_000_000),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let xs = Rng::new(seed).vec_f64(n, 0.0, 10.0);
-    println!("{n} values uniform in [0, 10), seed {seed} (varies)");
+    println!("{n} values uniform in [0, 10), seed {seed}");
     // ANCHOR: check
     let mut ys = vec![0.0; n];
     let parallel = time_cpu(1, 10, || sqrt_rayon(&xs, &mut ys));
@@ -30,9 +36,20 @@ fn main() {
     });
     // IEEE 754 rounds a square root correctly, so both must agree to the last bit.
     let wrong = count_mismatches(&ys, &want);
-    println!("elements that differ from the serial f64::sqrt: {wrong}");
-    println!("matches exactly: {}", verdict(wrong == 0));
+    println!(
+        "elements that differ from the serial f64::sqrt: {wrong} of {n}: {}",
+        verdict(wrong == 0)
+    );
     // ANCHOR_END: check
+    // Roots known in advance: the perfect squares 0, 1, 4, ..., 999².
+    let squares: Vec<f64> = (0..1000).map(|k| (k * k) as f64).collect();
+    let mut roots = vec![0.0; squares.len()];
+    sqrt_rayon(&squares, &mut roots);
+    let exact = roots.iter().enumerate().all(|(k, &r)| r == k as f64);
+    println!(
+        "the roots of 0, 1, 4, ..., 999 squared are 0, 1, 2, ..., 999 exactly: {}",
+        verdict(exact)
+    );
     println!(
         "serial {}, rayon {}, speedup {}",
         fmt_ms(serial.median_ms),

@@ -2,10 +2,9 @@
 //! partial sums, and an atomic `fetch_add` per element. All are timed and must agree exactly.
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
@@ -54,14 +53,21 @@ fn sum_atomic_one_thread(xs: &[u64]) -> u64 {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of values", 2_000_000, 1, 100_000_000);
+    let (n, seed) = course::cli::parse(
+        "Times a serial sum and three correct parallel ones, and checks that they agree.",
+        |args| {
+            (
+                args.usize("N", "the number of values", 2_000_000, 1, 100_000_000),
+                args.seed(),
+            )
+        },
+    );
     // ANCHOR: main
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs: Vec<u64> = (0..n).map(|_| rng.below(1000)).collect();
     let want = sum_serial(&xs);
-    println!("{n} random integers below 1000, seed {seed}, sum {want} (varies)");
+    println!("{n} random integers below 1000, seed {seed}, sum {want}");
 
     let methods: [(&str, fn(&[u64]) -> u64); 5] = [
         ("serial loop", sum_serial),
@@ -75,6 +81,7 @@ fn main() {
         "method", "time", "vs serial"
     );
     let mut serial_ms = 0.0;
+    let mut all_same = true;
     for (name, sum) in methods {
         let t = time_cpu(1, 5, || sum(&xs));
         if name == "serial loop" {
@@ -87,6 +94,19 @@ fn main() {
             fmt_times(t.median_ms / serial_ms),
             verdict(ok)
         );
+        all_same &= ok;
     }
     // ANCHOR_END: main
+    println!(
+        "every method gives the serial loop's sum: {}",
+        verdict(all_same)
+    );
+    // A sum known without adding: 1 + 2 + ... + n = n(n + 1)/2.
+    let ones_to_n: Vec<u64> = (1..=n as u64).collect();
+    let gauss = n as u64 * (n as u64 + 1) / 2;
+    let right = methods.iter().all(|(_, sum)| sum(&ones_to_n) == gauss);
+    println!(
+        "1 + 2 + ... + {n} = n(n + 1)/2 = {gauss} by every method: {}",
+        verdict(right)
+    );
 }

@@ -5,8 +5,12 @@ use course::machine::describe_cpu;
 use rayon::prelude::*;
 
 fn main() {
+    course::cli::no_args(
+        "Runs two different jobs at once, then one job over every element, with rayon.",
+    );
     println!("{}", describe_cpu());
-    let xs: Vec<u64> = (1..=1_000_000).collect();
+    let n: u64 = 1_000_000;
+    let xs: Vec<u64> = (1..=n).collect();
 
     // ANCHOR: task
     // Two different jobs, which rayon may run at the same time on two threads.
@@ -24,6 +28,10 @@ fn main() {
         "  same as one thread doing both jobs: {}",
         verdict((total, largest) == serial)
     );
+    println!(
+        "  equal to n(n + 1)/2 and n for n = {n}: {}",
+        verdict((total, largest) == (n * (n + 1) / 2, n))
+    );
 
     // ANCHOR: data
     // One job, squaring and adding, spread over every element.
@@ -34,5 +42,9 @@ fn main() {
     println!(
         "  same as the serial loop: {}",
         verdict(sum_of_squares == serial)
+    );
+    println!(
+        "  equal to n(n + 1)(2n + 1)/6: {}",
+        verdict(sum_of_squares == n * (n + 1) * (2 * n + 1) / 6)
     );
 }

@@ -4,18 +4,22 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream};
 
-use course::compare::{relative_error, verdict};
+use course::compare::{relative_error, verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_gflop_per_s, fmt_ms, record, time_gpu};
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 
 fn main() {
+    let seed = course::cli::parse(
+        "Measures this GPU's two ceilings: a device-to-device copy and cuBLAS SGEMM.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     copy_bandwidth(&stream);
-    sgemm_rate(&stream);
+    sgemm_rate(&stream, seed);
 }
 
 // ANCHOR: copy
@@ -40,15 +44,21 @@ fn copy_bandwidth(stream: &Arc<CudaStream>) {
         t.reps,
         fmt_gb_per_s(bytes, t.median_ms)
     );
+    let copied = stream.clone_dtoh(&dst).or_exit("copy from the GPU");
+    let wrong = copied.iter().filter(|&&x| x != 1.0).count();
+    println!(
+        "elements of the copy that differ from the source: {wrong} of {n}: {}",
+        verdict(wrong == 0)
+    );
 }
 // ANCHOR_END: copy
 
 // ANCHOR: sgemm
 /// C = A·B for square FP32 matrices through cuBLAS: 2n³ floating-point operations.
-fn sgemm_rate(stream: &Arc<CudaStream>) {
+fn sgemm_rate(stream: &Arc<CudaStream>, seed: u64) {
     // Under compute-sanitizer, cuBLAS's kernels are checked just as well on a smaller product.
     let n = problem_size(8192, 1024);
-    let seed = fresh_seed();
+    println!("random matrices in [-1, 1), seed {seed}");
     let mut rng = Rng::new(seed);
     let a = stream
         .clone_htod(&rng.vec_f32(n * n, -1.0, 1.0))
@@ -85,7 +95,6 @@ fn sgemm_rate(stream: &Arc<CudaStream>) {
     );
     let host = |m: &CudaSlice<f32>| stream.clone_dtoh(m).or_exit("copy from the GPU");
     check_rows(n, &host(&a), &host(&b), &host(&c), &mut rng);
-    println!("seed {seed} (varies)");
 }
 // ANCHOR_END: sgemm
 
@@ -109,8 +118,10 @@ fn check_rows(n: usize, ha: &[f32], hb: &[f32], hc: &[f32], rng: &mut Rng) {
         }
     }
     let err = relative_error(&got, &want);
-    println!(
-        "8 random rows match a float64 CPU product (relative error < 1e-4): {}",
-        verdict(err < 1e-4)
+    let (line, _) = within_bound(
+        "8 random rows, relative error from a float64 CPU product",
+        err,
+        1e-4,
     );
+    println!("{line}");
 }

@@ -1,4 +1,5 @@
 //! A launch imitated on the CPU: which element each thread of a 1-D and of a 2-D grid handles.
+use course::compare::verdict;
 
 /// CUDA's `dim3`: a size or an index in up to three dimensions.
 #[derive(Clone, Copy, Debug)]
@@ -33,6 +34,7 @@ fn launch(grid: Dim3, block: Dim3, mut kernel: impl FnMut(Dim3, Dim3)) {
 // ANCHOR_END: launch
 
 fn main() {
+    course::cli::no_args("Shows which element each thread of a small 1-D and 2-D grid handles.");
     one_dimension();
     println!();
     two_dimensions();
@@ -48,9 +50,11 @@ fn one_dimension() {
         grid_dim.x, block_dim.x
     );
     println!("blockIdx.x  threadIdx.x  global index");
+    let mut visits = vec![0u32; n];
     launch(grid_dim, block_dim, |block_idx, thread_idx| {
         let i = block_idx.x * block_dim.x + thread_idx.x;
         let note = if i < n {
+            visits[i] += 1;
             ""
         } else {
             "  past the end: does nothing"
@@ -58,6 +62,8 @@ fn one_dimension() {
         println!("{:>10}  {:>11}  {i:>12}{note}", block_idx.x, thread_idx.x);
     });
     // ANCHOR_END: one_d
+    let once = visits.iter().all(|&v| v == 1);
+    println!("every element handled exactly once: {}", verdict(once));
 }
 
 fn two_dimensions() {
@@ -104,8 +110,5 @@ fn two_dimensions() {
         println!("    y={y}:  {}", row.join(" "));
     }
     let once = visits.iter().all(|&v| v == 1);
-    println!(
-        "every pixel handled exactly once: {}",
-        if once { "yes" } else { "no" }
-    );
+    println!("every pixel handled exactly once: {}", verdict(once));
 }

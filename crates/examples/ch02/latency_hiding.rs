@@ -4,7 +4,7 @@
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
-use course::cli::arg_usize;
+use course::compare::verdict;
 
 const ADDS: usize = 10;
 const ADD_LATENCY: usize = 4;
@@ -59,9 +59,16 @@ fn simulate(threads: usize, cores: usize, resident: usize, load_latency: usize) 
 // ANCHOR_END: simulate
 
 fn main() {
-    let cores = arg_usize(1, "the number of cores", 10, 1, 1000);
-    let load_latency = arg_usize(2, "the load latency in cycles", 100, 1, 10_000);
-    let threads = arg_usize(3, "the number of threads", 1000, 1, 100_000);
+    let (cores, load_latency, threads) = course::cli::parse(
+        "Simulates, cycle by cycle, how many threads hide the latency of a load.",
+        |args| {
+            (
+                args.usize("CORES", "the number of cores", 10, 1, 1000),
+                args.usize("LATENCY", "the load latency in cycles", 100, 1, 10_000),
+                args.usize("THREADS", "the number of threads", 1000, 1, 100_000),
+            )
+        },
+    );
 
     // ANCHOR: report
     let per_thread = load_latency + ADDS * ADD_LATENCY;
@@ -89,6 +96,7 @@ fn main() {
     let counts = [
         1, 10, 50, 100, 128, 200, 300, 500, 1000, 2000, 4000, 10_000, 100_000,
     ];
+    let (mut alone, mut fewest) = (0, usize::MAX);
     for resident in counts.into_iter().filter(|&r| r < threads).chain([threads]) {
         let (cycles, busy) = simulate(threads, cores, resident, load_latency);
         let share = 100.0 * busy as f64 / (cycles * cores) as f64;
@@ -96,6 +104,23 @@ fn main() {
             "{resident:>10}{cycles:>10}{:>16}",
             format!("{share:.1} per cent")
         );
+        if resident == 1 {
+            alone = cycles;
+        }
+        fewest = fewest.min(cycles);
     }
     // ANCHOR_END: report
+
+    // Two answers known without simulating. One resident thread is one after another; and no
+    // schedule beats both the issue limit (every instruction needs a core-cycle) and the
+    // latency of a single thread's chain.
+    println!(
+        "1 resident thread takes {threads} x {per_thread} cycles, as one after another: {}",
+        verdict(alone == threads * per_thread)
+    );
+    let floor = (threads * (1 + ADDS)).div_ceil(cores).max(per_thread);
+    println!(
+        "no run took fewer than max(11 x {threads} / {cores}, {per_thread}) = {floor} cycles: {}",
+        verdict(fewest >= floor)
+    );
 }

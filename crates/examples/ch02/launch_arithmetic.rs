@@ -1,5 +1,6 @@
 //! How a launch covers an array: blocks, threads, warps, and the ones left with nothing to do.
-use course::cli::{arg_usize, fail};
+use course::cli::fail;
+use course::compare::verdict;
 
 const WARP: usize = 32;
 /// The most threads one block may have (every NVIDIA GPU of compute capability 2.0 or later).
@@ -8,8 +9,21 @@ const MAX_BLOCK: usize = 1024;
 const MAX_GRID_X: usize = (1 << 31) - 1;
 
 fn main() {
-    let elements = arg_usize(1, "the number of elements", 1_000_000, 1, 1 << 40);
-    let block = arg_usize(2, "the number of threads per block", 256, 1, MAX_BLOCK);
+    let (elements, block) = course::cli::parse(
+        "Counts the blocks, warps and idle lanes of a launch of one thread per element.",
+        |args| {
+            (
+                args.usize("ELEMENTS", "the number of elements", 1_000_000, 1, 1 << 40),
+                args.usize(
+                    "BLOCK",
+                    "the number of threads per block",
+                    256,
+                    1,
+                    MAX_BLOCK,
+                ),
+            )
+        },
+    );
 
     // ANCHOR: blocks
     // One thread per element: enough blocks to cover every element, rounding up.
@@ -47,4 +61,16 @@ fn main() {
     println!("lanes launched:             {lanes}");
     println!("lanes with no thread:       {empty_lanes}");
     println!("lanes doing work:           {elements} of {lanes}");
+
+    // The same counts for the last block, lane by lane: thread t of it has index
+    // (blocks - 1) * block + t, and its warp is t / 32.
+    let first = (blocks - 1) * block;
+    let past_end = (0..block).filter(|t| first + t >= elements).count();
+    let warps_idle = (0..warps_per_block)
+        .filter(|w| (w * WARP..((w + 1) * WARP).min(block)).all(|t| first + t >= elements))
+        .count();
+    println!(
+        "the last block, lane by lane: {past_end} threads past the end, {warps_idle} idle warps: {}",
+        verdict(past_end == idle_threads && warps_idle == idle_warps)
+    );
 }

@@ -1,7 +1,8 @@
 //! Little's law: to keep a pipe full, what is in flight must equal the rate times the latency.
 //! With no arguments, the workshop's illustrative example; with a bandwidth, a latency and an SM
 //! count, how many bytes, threads and warps must wait on memory at once to reach that bandwidth.
-use course::cli::{arg_usize, fail};
+use course::cli::fail;
+use course::compare::verdict;
 
 // ANCHOR: law
 /// Little's law: the items in flight needed to complete `rate` items per unit of time when
@@ -12,13 +13,19 @@ fn in_flight(rate: f64, latency: f64) -> f64 {
 // ANCHOR_END: law
 
 fn main() {
-    match std::env::args().len() {
-        1 => workshop_example(),
-        4 => bandwidth(
-            arg_usize(1, "the bandwidth in GB/s", 1, 1, 1_000_000),
-            arg_usize(2, "the latency in nanoseconds", 1, 1, 1_000_000),
-            arg_usize(3, "the number of SMs", 1, 1, 100_000),
-        ),
+    let given = course::cli::parse(
+        "Little's law: the workshop's example, or what must be in flight to reach a bandwidth.",
+        |args| {
+            (
+                args.optional_usize("GB_PER_S", "the bandwidth in GB/s", 1, 1_000_000),
+                args.optional_usize("LATENCY_NS", "the latency in nanoseconds", 1, 1_000_000),
+                args.optional_usize("SMS", "the number of SMs", 1, 100_000),
+            )
+        },
+    );
+    match given {
+        (None, None, None) => workshop_example(),
+        (Some(gb_per_s), Some(latency_ns), Some(sms)) => bandwidth(gb_per_s, latency_ns, sms),
         _ => fail(
             "give a bandwidth in GB/s, a latency in nanoseconds and a number of SMs, or nothing",
         ),
@@ -63,6 +70,9 @@ fn bandwidth(gb_per_s: usize, latency_ns: usize, sms: usize) {
         "{:<34}{:>16}{:>14}",
         "each thread waits on", "threads per SM", "warps per SM"
     );
+    // ANCHOR_END: bandwidth
+    let mut fewest_whole = true;
+    // ANCHOR: bandwidth
     for (what, bytes_per_thread) in [
         ("one float", 4),
         ("one double", 8),
@@ -75,6 +85,19 @@ fn bandwidth(gb_per_s: usize, latency_ns: usize, sms: usize) {
             "{:<34}{threads:>16}{warps:>14}",
             format!("{what} ({bytes_per_thread} bytes)")
         );
+        // ANCHOR_END: bandwidth
+        fewest_whole &=
+            fewest(threads, bytes_per_thread as f64, per_sm) && fewest(warps, 32.0, threads);
+        // ANCHOR: bandwidth
     }
     // ANCHOR_END: bandwidth
+    println!(
+        "each row holds the fewest whole threads, and warps, that carry those bytes: {}",
+        verdict(fewest_whole)
+    );
+}
+
+/// Whether `count` is the smallest whole number of groups of `each` that hold `need`.
+fn fewest(count: f64, each: f64, need: f64) -> bool {
+    count * each >= need && (count - 1.0) * each < need
 }

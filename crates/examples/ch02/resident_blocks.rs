@@ -1,15 +1,27 @@
 //! The thread-count challenge: how many of a grid's blocks an imaginary GPU holds at once, and
 //! how the last, partly filled wave of blocks leaves part of it idle.
-use course::cli::{arg_usize, fail};
+use course::cli::fail;
+use course::compare::verdict;
 
 fn main() {
-    let blocks = arg_usize(1, "the number of blocks", 2000, 1, 1 << 31);
-    let block = arg_usize(2, "the number of threads per block", 256, 1, 1024);
-    let sms = arg_usize(3, "the number of SMs", 80, 1, 1 << 16);
-    let blocks_per_sm = arg_usize(4, "the most blocks an SM holds", 16, 1, 1 << 10);
-    let threads_per_sm = std::env::args()
-        .nth(5)
-        .map(|_| arg_usize(5, "the most threads an SM holds", 2048, 1, 1 << 16));
+    let (blocks, block, sms, blocks_per_sm, threads_per_sm) = course::cli::parse(
+        "How many blocks of a grid an imaginary GPU holds at once, and in how many waves.",
+        |args| {
+            (
+                args.usize("BLOCKS", "the number of blocks", 2000, 1, 1 << 31),
+                args.usize("BLOCK", "the number of threads per block", 256, 1, 1024),
+                args.usize("SMS", "the number of SMs", 80, 1, 1 << 16),
+                args.usize(
+                    "BLOCKS_PER_SM",
+                    "the most blocks an SM holds",
+                    16,
+                    1,
+                    1 << 10,
+                ),
+                args.optional_usize("THREADS_PER_SM", "the most threads an SM holds", 1, 1 << 16),
+            )
+        },
+    );
 
     // ANCHOR: residency
     let threads = blocks * block;
@@ -64,4 +76,11 @@ fn main() {
             );
         }
     }
+    // The number of waves is the fewest that hold the grid: one fewer would not.
+    let fewest = (waves - 1) * resident < blocks && blocks <= waves * resident;
+    println!(
+        "{waves} waves of {resident} block slots hold all {blocks} blocks, {} would not: {}",
+        waves - 1,
+        verdict(fewest)
+    );
 }

@@ -1,5 +1,6 @@
 //! A warp runs its 32 threads in lockstep: when they disagree at a branch, it runs both sides,
 //! each with the lanes that took it switched on. Counted here for a block of 1024 threads.
+use course::compare::verdict;
 use course::random::Rng;
 
 const WARP: usize = 32;
@@ -23,9 +24,13 @@ fn lanes_where(w: usize, cond: &dyn Fn(usize) -> bool) -> u32 {
 // ANCHOR_END: warp
 
 fn main() {
+    let seed = course::cli::parse(
+        "Counts the warps that split, and the issue slots they cost, at four branches.",
+        |args| args.seed(),
+    );
     let threads = 1024;
     let warps = threads / WARP;
-    let data: Vec<f32> = Rng::new(1).vec_f32(threads, 0.0, 1.0);
+    let data: Vec<f32> = Rng::new(seed).vec_f32(threads, 0.0, 1.0);
 
     // ANCHOR: conditions
     let conditions: [(&str, &dyn Fn(usize) -> bool); 4] = [
@@ -41,11 +46,15 @@ fn main() {
         "{:<20}{:>16}{:>14}",
         "condition", "warps that split", "issue slots"
     );
+    let mut splits = Vec::new();
     for (name, cond) in conditions {
         let masks: Vec<u32> = (0..warps).map(|w| lanes_where(w, cond)).collect();
         let split = masks.iter().filter(|&&m| m != 0 && m != u32::MAX).count();
         let slots: u32 = masks.iter().map(|&m| branch_cost(m)).sum();
         println!("{name:<20}{:>16}{slots:>14}", format!("{split} of {warps}"));
+        // ANCHOR_END: conditions
+        splits.push((split, slots));
+        // ANCHOR: conditions
     }
     // ANCHOR_END: conditions
     println!(
@@ -58,5 +67,12 @@ fn main() {
         lanes_where(0, &|i| i % 2 == 0),
         !lanes_where(0, &|i| i % 2 == 0)
     );
-    println!("the data are random numbers in [0, 1) from a fixed seed");
+    println!("the data are random numbers in [0, 1), seed {seed}");
+    // Known without counting lanes: only warp 31 (threads 992 to 1023) straddles 1000; every
+    // warp holds even and odd threads; warps of 32 never straddle a multiple of 32.
+    let known = [(1, 330), (32, 640), (0, 320)];
+    println!(
+        "the first three rows are 1, 32 and 0 split warps, costing 330, 640 and 320 slots: {}",
+        verdict(splits[..3] == known)
+    );
 }

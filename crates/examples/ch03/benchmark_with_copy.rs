@@ -9,20 +9,23 @@ use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel;
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_gpu};
 
 const N: usize = 100_000_000;
 
 fn main() {
+    let seed = course::cli::parse(
+        "Times a += b on the GPU with the copies from the host inside the timing, and without.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-elementwise.cu"), false);
     let add = kernel::function(&module, "add_in_place");
 
-    let seed = fresh_seed();
-    println!("seed {seed} (varies)");
+    println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let a = rng.vec_f32(N, -1.0, 1.0);
     let b = rng.vec_f32(N, -1.0, 1.0);
@@ -61,6 +64,10 @@ fn main() {
     println!(
         "the copies make it {} slower",
         fmt_times(with_copy.median_ms / without_copy.median_ms)
+    );
+    println!(
+        "the copies make it at least ten times slower: {}",
+        verdict(with_copy.median_ms >= 10.0 * without_copy.median_ms)
     );
 
     let got = stream

@@ -2,8 +2,8 @@
 //! then sum its middle axis. Correct, and a lesson in how much memory an expression can take.
 use ndarray::{Array2, Axis, NewAxis, s};
 
-use course::compare::verdict;
-use course::random::{Rng, fresh_seed};
+use course::compare::within_bound;
+use course::random::Rng;
 
 // ANCHOR: matmul
 /// C = A·B as `(A[:, :, None] * B[None, :, :]).sum(axis=1)`.
@@ -14,8 +14,11 @@ fn matmul_broadcast(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
 // ANCHOR_END: matmul
 
 fn main() {
-    let seed = fresh_seed();
-    println!("seed {seed} (varies)");
+    let seed = course::cli::parse(
+        "Multiplies two random matrices by broadcasting with ndarray, and counts what it costs.",
+        |args| args.seed(),
+    );
+    println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let (m, n, p) = (100, 1000, 100);
     let a = Array2::from_shape_vec((m, n), rng.vec_f64(m * n, -1.0, 1.0)).expect("m*n values");
@@ -25,11 +28,9 @@ fn main() {
     let c = matmul_broadcast(&a, &b);
     let want = a.dot(&b);
     let err = (&c - &want).mapv(|d| d * d).sum().sqrt() / want.mapv(|w| w * w).sum().sqrt();
-    println!(
-        "{m}x{n} times {n}x{p}: shape {:?}, matches ndarray's dot (relative error < 1e-12): {}",
-        c.shape(),
-        verdict(err < 1e-12)
-    );
+    println!("{m}x{n} times {n}x{p}: shape {:?}", c.shape());
+    let (line, _) = within_bound("  relative error against ndarray's dot", err, 1e-12);
+    println!("{line}");
     // ANCHOR_END: check
 
     // ANCHOR: danger

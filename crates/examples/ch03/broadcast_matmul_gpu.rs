@@ -6,12 +6,12 @@ use ndarray::{Array2, Axis, NewAxis, s};
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 
-use course::compare::{relative_error, verdict};
+use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel;
 use course::kernel_file;
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_cpu, time_gpu};
 
 fn matmul_broadcast(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
@@ -20,6 +20,10 @@ fn matmul_broadcast(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
 }
 
 fn main() {
+    let seed = course::cli::parse(
+        "Multiplies matrices by broadcasting on the CPU and on the GPU, beside cuBLAS's DGEMM.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -28,8 +32,7 @@ fn main() {
     let multiply = kernel::function(&module, "broadcast_multiply");
     let sum = kernel::function(&module, "sum_middle_axis");
 
-    let seed = fresh_seed();
-    println!("seed {seed} (varies)");
+    println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let (m, n, p) = (100usize, 1000usize, 100usize);
     let a = Array2::from_shape_vec((m, n), rng.vec_f64(m * n, -1.0, 1.0)).expect("m*n values");
@@ -69,10 +72,12 @@ fn main() {
         .clone_dtoh(&matmul_broadcast_gpu())
         .or_exit("copy from the GPU");
     let err = relative_error(&c, want.as_slice().expect("row-major"));
-    println!(
-        "GPU broadcasting matches ndarray's dot (relative error < 1e-12): {}",
-        verdict(err < 1e-12)
+    let (line, _) = within_bound(
+        "GPU broadcasting, relative error against ndarray's dot",
+        err,
+        1e-12,
     );
+    println!("{line}");
 
     // The library's way: one DGEMM. cuBLAS is column-major, so ask it for C^T = B^T A^T, which
     // in row-major order is C.
@@ -95,10 +100,12 @@ fn main() {
     dgemm(&mut c_blas);
     let c = stream.clone_dtoh(&c_blas).or_exit("copy from the GPU");
     let err = relative_error(&c, want.as_slice().expect("row-major"));
-    println!(
-        "cuBLAS DGEMM matches ndarray's dot (relative error < 1e-12): {}",
-        verdict(err < 1e-12)
+    let (line, _) = within_bound(
+        "cuBLAS DGEMM, relative error against ndarray's dot",
+        err,
+        1e-12,
     );
+    println!("{line}");
 
     let cpu = time_cpu(1, 5, || matmul_broadcast(&a, &b));
     let cpu_dot = time_cpu(1, 5, || a.dot(&b));
@@ -137,18 +144,18 @@ fn main() {
     );
 
     // ANCHOR: danger
-    let memory = ctx.total_mem().or_exit("read the GPU's memory size") as f64;
-    println!(
-        "this GPU has {:.0} GB of memory; the m x n x p array of f64 needs:",
-        memory / 1e9
-    );
+    println!("the m x n x p array of f64, for square matrices of side:");
     for size in [1000usize, 2000, 4000, 8000] {
         let needed = 8.0 * (size as f64).powi(3);
-        println!(
-            "  {size:>5} x {size:<5} matrices: {:>8.1} GB, fits: {}",
-            needed / 1e9,
-            if needed < memory { "yes" } else { "no" }
-        );
+        println!("  {size:>5}: {:>8.1} GB", needed / 1e9);
     }
+    // What fits depends on the GPU, so these lines are marked as facts of this machine.
+    let memory = ctx.total_mem().or_exit("read the GPU's memory size") as f64;
+    println!(
+        "this GPU has {:.0} GB of memory (this machine)",
+        memory / 1e9
+    );
+    let largest = (memory / 8.0).cbrt().floor();
+    println!("the largest side whose array fits in it: {largest} (this machine)");
     // ANCHOR_END: danger
 }

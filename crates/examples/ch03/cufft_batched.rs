@@ -9,10 +9,10 @@ use rustfft::{Fft, FftPlanner};
 use cudarc::cufft::{CudaFft, FftDirection, sys::cufftType, sys::double2};
 use cudarc::driver::{CudaSlice, CudaStream};
 
-use course::compare::{relative_error, verdict};
+use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_cpu, time_gpu};
 
 const BATCH: usize = 4;
@@ -41,12 +41,15 @@ fn make_plan(stream: &Arc<CudaStream>) -> CudaFft {
 // ANCHOR_END: plan
 
 fn main() {
+    let seed = course::cli::parse(
+        "Times a batched 2-D cuFFT, planned each time and planned once, checked by rustfft.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
-    println!("seed {seed} (varies)");
+    println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let a_host: Vec<double2> = (0..BATCH * IMAGE)
         .map(|_| double2 {
@@ -103,10 +106,8 @@ fn main() {
     fft_2d_batched(&mut want, &fft);
     let flat = |v: &[Complex64]| v.iter().flat_map(|c| [c.re, c.im]).collect::<Vec<f64>>();
     let err = relative_error(&flat(&got), &flat(&want));
-    println!(
-        "cuFFT matches rustfft (relative error < 1e-12): {}",
-        verdict(err < 1e-12)
-    );
+    let (line, _) = within_bound("cuFFT, relative error against rustfft", err, 1e-12);
+    println!("{line}");
     // ANCHOR_END: check
     let cpu = time_cpu(1, 5, || {
         let mut data = input.clone();

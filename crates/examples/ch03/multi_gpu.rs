@@ -8,12 +8,11 @@ use cudarc::driver::{
     CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 
-use course::cli::parse_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{EXIT_NO_GPU, OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel;
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::fmt_ms;
 
 /// One GPU's share of the work.
@@ -27,12 +26,13 @@ struct Share {
 }
 
 fn main() {
-    let wanted = std::env::args().nth(1).map(|a| match parse_usize(&a) {
-        Some(n) if n >= 1 => n,
-        _ => course::cli::fail(&format!(
-            "the number of GPUs must be a whole number from 1 up, not `{a}`"
-        )),
-    });
+    let (wanted, seed) = course::cli::parse(
+        "Squares one array spread over GPUS GPUs (without GPUS, every one visible).",
+        |args| {
+            let gpus = args.optional_usize("GPUS", "the number of GPUs to use", 1, 1024);
+            (gpus, args.seed())
+        },
+    );
     let first = gpu_or_exit(); // a driver and at least one GPU, or a clear sentence and exit 77
     // ANCHOR: count
     let count = CudaContext::device_count().or_exit("count the GPUs") as usize;
@@ -42,18 +42,19 @@ fn main() {
         }
         Err(_) => println!("CUDA_VISIBLE_DEVICES is not set: every GPU is visible"),
     }
-    println!("GPUs visible: {count} (varies)");
+    println!("GPUs visible: {count} (this machine)");
     // ANCHOR_END: count
     let using = wanted.unwrap_or(count);
     if using > count {
         println!("This run needs {using} GPUs but sees {count}; skipping it.");
         std::process::exit(EXIT_NO_GPU);
     }
-    println!("{}", describe(&first));
-    println!("using {using} of them");
+    match wanted {
+        Some(_) => println!("using {using} of them"),
+        None => println!("using all {using} of them (this machine)"),
+    }
 
-    let seed = fresh_seed();
-    println!("seed {seed} (varies)");
+    println!("seed {seed}");
     let n = problem_size(1 << 27, 1 << 20); // f32 values in all: 512 MB
     let data = Rng::new(seed).vec_f32(n, -2.0, 2.0);
 
@@ -86,10 +87,10 @@ fn main() {
         })
         .collect();
     for s in &shares {
-        let name = s.ctx.name().or_exit("read a GPU's name");
+        println!("{}", describe(&s.ctx));
         let (a, b) = (s.range.start, s.range.end);
         println!(
-            "GPU {} ({name}) holds elements {a}..{b}: input on GPU {}, output on GPU {}",
+            "GPU {} holds elements {a}..{b}: input on GPU {}, output on GPU {}",
             s.ctx.ordinal(),
             s.input.ordinal(),
             s.output.ordinal()

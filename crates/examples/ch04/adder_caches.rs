@@ -1,10 +1,9 @@
 //! The serial and the rayon adder on this CPU, from arrays that fit in the first-level
 //! cache to arrays that only fit in main memory. The time per element jumps each time the
 //! three arrays outgrow a cache, and two cores help less once memory is the limit.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::{data_cache_kib, describe_cpu};
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_gb_per_s, fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
@@ -40,21 +39,32 @@ fn sizes_up_to(largest: usize) -> Vec<usize> {
 }
 
 fn main() {
-    let largest = arg_usize(1, "the largest array length", 10_000_000, 1000, 200_000_000);
+    let (largest, seed) = course::cli::parse(
+        "Times the serial and the rayon adder from arrays that fit in L1 to main memory.",
+        |args| {
+            let largest = args.usize(
+                "N",
+                "the largest array length",
+                10_000_000,
+                1000,
+                200_000_000,
+            );
+            (largest, args.seed())
+        },
+    );
     println!("{}", describe_cpu());
     // ANCHOR: caches
     println!(
-        "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared",
+        "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared (this machine)",
         data_cache_kib(1),
         data_cache_kib(2),
         data_cache_kib(3)
     );
     // ANCHOR_END: caches
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(largest, -1.0, 1.0);
     let ys = rng.vec_f64(largest, -1.0, 1.0);
-    println!("inputs drawn with seed {seed} (varies)");
+    println!("inputs drawn with seed {seed}");
 
     // ANCHOR: sweep
     println!(

@@ -2,13 +2,12 @@
 //! arrays already sit where each side needs them (host memory for the CPU, device memory for
 //! the GPU): this times the adding, not the copying. `adder_plot` draws the figure from the
 //! table this prints.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::machine::{data_cache_kib, describe_cpu};
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -43,19 +42,25 @@ fn sizes_up_to(largest: usize) -> Vec<usize> {
 }
 
 fn main() {
-    let largest = arg_usize(
-        1,
-        "the largest array length",
-        100_000_000,
-        1000,
-        400_000_000,
+    let (largest, seed) = course::cli::parse(
+        "Times the serial and rayon adders against the GPU adder, up to N doubles.",
+        |args| {
+            let largest = args.usize(
+                "N",
+                "the largest array length",
+                100_000_000,
+                1000,
+                400_000_000,
+            );
+            (largest, args.seed())
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
     println!(
-        "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared",
+        "data caches of this CPU: L1 {} KiB and L2 {} KiB per core, L3 {} KiB shared (this machine)",
         data_cache_kib(1),
         data_cache_kib(2),
         data_cache_kib(3)
@@ -63,11 +68,10 @@ fn main() {
     let module = load(&ctx, &kernel_file!("ch04-adder.cu"), false);
     let adder = function(&module, "adder");
 
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(largest, -1.0, 1.0);
     let ys = rng.vec_f64(largest, -1.0, 1.0);
-    println!("inputs drawn with seed {seed} (varies)");
+    println!("inputs drawn with seed {seed}");
     let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
     let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
 

@@ -1,9 +1,8 @@
 //! The DFT in parallel on the CPU: the outer loop's body becomes a kernel for one k, and
 //! rayon runs it for every k. Timed against the serial loops in the same run.
-use course::cli::arg_usize;
-use course::compare::{relative_error, verdict};
+use course::compare::{relative_error, verdict, within_bound};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use num_complex::Complex64;
 use rayon::prelude::*;
@@ -40,14 +39,21 @@ fn flat(v: &[Complex64]) -> Vec<f64> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the transform length", 1000, 1, 100_000);
+    let (n, seed) = course::cli::parse(
+        "Times the DFT's loops serially and with rayon over k, and checks both against rustfft.",
+        |args| {
+            (
+                args.usize("N", "the transform length", 1000, 1, 100_000),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs: Vec<Complex64> = (0..n)
         .map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0))
         .collect();
-    println!("N = {n} complex values, seed {seed} (varies)");
+    println!("N = {n} complex values, seed {seed}");
 
     // ANCHOR: time
     let zero = Complex64::new(0.0, 0.0);
@@ -66,14 +72,17 @@ fn main() {
     FftPlanner::<f64>::new()
         .plan_fft_forward(n)
         .process(&mut fft);
-    let (e_serial, e_parallel) = (
-        relative_error(&flat(&serial), &flat(&fft)),
-        relative_error(&flat(&parallel), &flat(&fft)),
-    );
-    println!(
-        "both agree with rustfft's FFT to 1e-10: {}",
-        verdict(e_serial < 1e-10 && e_parallel < 1e-10)
-    );
+    // The angles k·j/N grow with N, and so does their rounding: up to about 1e-11 of the
+    // result for the largest N accepted.
+    for (name, ours) in [("serial", &serial), ("rayon", &parallel)] {
+        let err = relative_error(&flat(ours), &flat(&fft));
+        let (line, _) = within_bound(
+            &format!("{name}: relative difference from rustfft's FFT"),
+            err,
+            1e-10,
+        );
+        println!("{line}");
+    }
     println!(
         "rayon's result equals the serial one exactly: {}",
         verdict(serial == parallel)

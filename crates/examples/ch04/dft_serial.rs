@@ -1,7 +1,7 @@
-//! The discrete Fourier transform as two plain loops, checked against rustfft.
-use course::cli::arg_usize;
-use course::compare::{relative_error, verdict};
-use course::random::{Rng, fresh_seed};
+//! The discrete Fourier transform as two plain loops, checked against rustfft and against the
+//! transform of a pure tone, which is known exactly.
+use course::compare::{relative_error, within_bound};
+use course::random::Rng;
 use num_complex::Complex64;
 use rustfft::FftPlanner;
 
@@ -26,14 +26,21 @@ fn flat(v: &[Complex64]) -> Vec<f64> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the transform length", 100, 1, 20_000);
+    let (n, seed) = course::cli::parse(
+        "Computes the DFT of random complex values with two loops and checks it against rustfft.",
+        |args| {
+            (
+                args.usize("N", "the transform length", 100, 1, 20_000),
+                args.seed(),
+            )
+        },
+    );
     // ANCHOR: check
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs: Vec<Complex64> = (0..n)
         .map(|_| Complex64::new(rng.f64() * 2.0 - 1.0, rng.f64() * 2.0 - 1.0))
         .collect();
-    println!("N = {n} complex values, seed {seed} (varies)");
+    println!("N = {n} complex values, seed {seed}");
     let ours = dft(&xs);
 
     let mut fft = xs.clone();
@@ -41,10 +48,30 @@ fn main() {
         .plan_fft_forward(n)
         .process(&mut fft);
     let err = relative_error(&flat(&ours), &flat(&fft));
-    println!("relative difference from rustfft's FFT: {err:.1e} (varies)");
-    println!(
-        "the loops agree with the FFT to 1e-12: {}",
-        verdict(err < 1e-12)
-    );
+    let (line, _) = within_bound("relative difference from rustfft's FFT", err, 1e-10);
+    println!("{line}");
     // ANCHOR_END: check
+
+    // ANCHOR: tone
+    // A pure tone, x[j] = e^(2πi·f·j/N), is in step with exactly one of the DFT's waves:
+    // X[f] = N and every other X[k] = 0.
+    let f = 3 % n;
+    let tone: Vec<Complex64> = (0..n)
+        .map(|j| Complex64::from_polar(1.0, 2.0 * std::f64::consts::PI * (f * j) as f64 / n as f64))
+        .collect();
+    let largest_error = dft(&tone)
+        .iter()
+        .enumerate()
+        .map(|(k, x_k)| {
+            let want = if k == f { n as f64 } else { 0.0 };
+            (x_k - want).norm()
+        })
+        .fold(0.0, f64::max);
+    let (line, _) = within_bound(
+        &format!("pure tone at k = {f}: largest error over the peak N"),
+        largest_error / n as f64,
+        1e-10,
+    );
+    println!("{line}");
+    // ANCHOR_END: tone
 }

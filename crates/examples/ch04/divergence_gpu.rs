@@ -4,7 +4,7 @@ use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -25,15 +25,18 @@ fn path_b(mut v: f32, steps: usize) -> f32 {
 }
 
 fn main() {
+    let seed = course::cli::parse(
+        "Times two kernels that split their threads between two paths, by thread and by warp.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-divergence.cu"), false);
 
     let (n, steps) = (1usize << 22, 256usize);
-    let seed = fresh_seed();
     let input = Rng::new(seed).vec_f32(n, 0.0, 1.0);
-    println!("{n} threads, {steps} dependent multiply-adds each, seed {seed} (varies)");
+    println!("{n} threads, {steps} dependent multiply-adds each, seed {seed}");
     let input_dev = stream
         .clone_htod(&input)
         .or_exit("copy the input to the GPU");

@@ -1,7 +1,9 @@
 //! The four candidate kernels for C = A·B, written as Rust loop bodies. Run one after the
 //! other, all four are right; the question is which of them may run in parallel.
-use course::compare::verdict;
-use course::random::{Rng, fresh_seed};
+use course::compare::{relative_error, verdict, within_bound};
+use course::gpu::OrExit;
+use course::random::Rng;
+use ndarray::ArrayView2;
 use rayon::prelude::*;
 
 /// A row-major matrix: `rows` rows of `cols` values.
@@ -73,13 +75,16 @@ fn kernel4(i: usize, a: &Matrix, b: &Matrix, c: &mut Matrix) {
 // ANCHOR_END: candidates
 
 fn main() {
+    let seed = course::cli::parse(
+        "Runs four candidate matrix-multiplication kernels serially, and two of them with rayon.",
+        |args| args.seed(),
+    );
     // ANCHOR: serial
     let (m, n, p) = (32, 16, 24);
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let a = Matrix::random(m, n, &mut rng);
     let b = Matrix::random(n, p, &mut rng);
-    println!("A is {m}x{n}, B is {n}x{p}, seed {seed} (varies)");
+    println!("A is {m}x{n}, B is {n}x{p}, seed {seed}");
 
     // Every candidate, its "grid" walked by plain loops, one thread after another.
     let mut c1 = Matrix::zeros(m, p);
@@ -113,6 +118,18 @@ fn main() {
         verdict(same)
     );
     // ANCHOR_END: serial
+
+    // The known answer: ndarray's own product of the same matrices (it sums in another order,
+    // so it agrees to rounding, not to the bit).
+    let a_nd = ArrayView2::from_shape((m, n), &a.data).or_exit("shape A");
+    let b_nd = ArrayView2::from_shape((n, p), &b.data).or_exit("shape B");
+    let want: Vec<f64> = a_nd.dot(&b_nd).iter().copied().collect();
+    let (line, _) = within_bound(
+        "relative difference from ndarray's A·B",
+        relative_error(&c2.data, &want),
+        1e-12,
+    );
+    println!("{line}");
 
     // ANCHOR: parallel
     // In parallel, rayon must hand each thread the part of C that it alone writes. For

@@ -4,12 +4,16 @@ use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 fn main() {
+    let seed = course::cli::parse(
+        "Multiplies two random arrays element by element on the GPU and checks every product.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -18,11 +22,10 @@ fn main() {
     let multiplier = function(&module, "multiplier");
 
     let n = 12_000_000usize;
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(n, -1.0, 1.0);
     let ys = rng.vec_f64(n, -1.0, 1.0);
-    println!("n = {n}, seed {seed} (varies)");
+    println!("n = {n}, seed {seed}");
     let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
     let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
     let mut zs_dev = alloc_poisoned::<f64>(&stream, n);

@@ -1,5 +1,6 @@
 //! Asking for more threads per block than the GPU has: the launch is refused, and the
 //! program says so in one sentence instead of panicking.
+use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
@@ -7,6 +8,9 @@ use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 
 fn main() {
+    course::cli::no_args(
+        "Launches the grid-stride adder with 1024 and with 4096 threads per block.",
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -15,7 +19,7 @@ fn main() {
     let limit = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
         .or_exit("read the block limit");
-    println!("this GPU allows at most {limit} threads per block");
+    println!("this GPU allows at most {limit} threads per block (this machine)");
 
     let n = 1usize << 20;
     let xs = stream
@@ -28,6 +32,7 @@ fn main() {
     let n_arg = n as i32;
 
     // ANCHOR: launch
+    let mut refused = Vec::new();
     for threads in [1024u32, 4096] {
         let config = LaunchConfig {
             grid_dim: (64, 1, 1),
@@ -53,17 +58,18 @@ fn main() {
                 println!(
                     "{threads} threads per block: the driver refused the launch with {name} ({why})."
                 );
+                refused.push(threads);
             }
         }
     }
+    println!(
+        "only the 4096-thread launch was refused: {}",
+        verdict(refused == [4096])
+    );
     // ANCHOR_END: launch
     let zs = stream.clone_dtoh(&zs).or_exit("copy zs back from the GPU");
     println!(
         "the 1024-thread launch filled every element: {}",
-        if zs.iter().all(|&z| z == 3.0) {
-            "yes"
-        } else {
-            "NO"
-        }
+        verdict(zs.iter().all(|&z| z == 3.0))
     );
 }

@@ -1,6 +1,5 @@
 //! A counter incremented once by each of about a million threads, first with a plain `+=`,
 //! then with atomicAdd.
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
@@ -10,7 +9,18 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 const THREADS: usize = 256;
 
 fn main() {
-    let blocks = arg_usize(1, "the number of blocks", 4096, 1, 1 << 20);
+    let blocks = course::cli::parse(
+        "Adds 1 to one counter from every thread, with a plain += and with atomicAdd.",
+        |args| {
+            args.usize(
+                "BLOCKS",
+                "the number of blocks of 256 threads",
+                4096,
+                1,
+                1 << 20,
+            )
+        },
+    );
     let n = blocks * THREADS;
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -41,9 +51,12 @@ fn main() {
     println!("plain +=:  counted {plain} (varies)");
     println!("atomicAdd: counted {atomic}");
     // ANCHOR_END: count
-    println!("plain += lost updates: {}", verdict(plain < n as u32));
     println!(
-        "atomicAdd counted every thread: {}",
+        "plain += lost updates, counting fewer than {n}: {}",
+        verdict(plain < n as u32)
+    );
+    println!(
+        "atomicAdd counted every thread, exactly {n}: {}",
         verdict(atomic == n as u32)
     );
 }

@@ -1,15 +1,17 @@
 //! Sum 2^24 floats: a tree in each block's shared memory, then one atomic addition per block.
-//! Three launches on the same data, each against a float64 sum on the CPU.
-use course::cli::arg_usize;
-use course::compare::verdict;
+//! Five launches on the same data, each against a float64 sum on the CPU, and one on ones,
+//! whose sum is known exactly.
+use std::sync::Arc;
+
+use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
-use rayon::prelude::*;
+use course::random::Rng;
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 const THREADS: usize = 256;
+const LAUNCHES: usize = 5;
 
 /// The distance from `v` to the next float32 away from zero: how coarse float32 is at `v`.
 fn float32_spacing(v: f32) -> f32 {
@@ -17,43 +19,75 @@ fn float32_spacing(v: f32) -> f32 {
     f32::from_bits(v.to_bits() + 1) - v
 }
 
-fn main() {
-    let n = arg_usize(1, "the number of floats", 1 << 24, 1, 1 << 28);
-    let ctx = gpu_or_exit();
-    let stream = ctx.default_stream();
-    println!("{}", describe(&ctx));
+/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
+fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
+    let built_for = kernel
+        .max_threads_per_block()
+        .or_exit("read a kernel's block size");
+    if built_for as usize != threads {
+        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
+        std::process::exit(1);
+    }
+}
 
-    let seed = fresh_seed();
-    let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
-    let reference: f64 = x.par_iter().map(|&v| v as f64).sum();
-
-    // ANCHOR: launches
-    let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
-    let block_sum_atomic = function(&module, "block_sum_atomic");
-    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
-    let blocks = n.div_ceil(THREADS);
+// ANCHOR: block_sum
+/// One launch of `block_sum_atomic` over `d_x`: one block per 256 floats, one atomic each.
+fn block_sum(
+    stream: &Arc<CudaStream>,
+    block_sum_atomic: &CudaFunction,
+    d_x: &CudaSlice<f32>,
+) -> f32 {
+    let n = d_x.len();
     let cfg = LaunchConfig {
-        grid_dim: (blocks as u32, 1, 1),
+        grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    println!("{n} floats, {blocks} blocks, so {blocks} atomic additions");
-    println!("float64 sum on the CPU: {reference:.2} (varies)");
+    let mut d_total = stream.alloc_zeros::<f32>(1).or_exit("allocate GPU memory");
+    unsafe {
+        stream
+            .launch_builder(block_sum_atomic)
+            .arg(d_x)
+            .arg(&(n as i32))
+            .arg(&mut d_total)
+            .launch(cfg)
+    }
+    .or_exit("launch block_sum_atomic");
+    stream.clone_dtoh(&d_total).or_exit("copy from the GPU")[0]
+}
+// ANCHOR_END: block_sum
+
+fn main() {
+    let (n, seed) = course::cli::parse(
+        "Sums floats on the GPU with a tree per block and one atomic addition per block.",
+        |args| {
+            (
+                args.usize("N", "the number of floats", 1 << 24, 1, 1 << 28),
+                args.seed(),
+            )
+        },
+    );
+    let ctx = gpu_or_exit();
+    let stream = ctx.default_stream();
+    println!("{}", describe(&ctx));
+    let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
+    let block_sum_atomic = function(&module, "block_sum_atomic");
+    check_block_size(&block_sum_atomic, "block_sum_atomic", THREADS);
+
+    let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
+    let reference: f64 = x.iter().map(|&v| v as f64).sum(); // in order: the same every run
+    let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
+    let blocks = n.div_ceil(THREADS);
+    println!("{n} floats, {blocks} blocks, so {blocks} atomic additions; seed {seed}");
+
+    // ANCHOR: launches
+    println!("float64 sum on the CPU: {reference:.2}");
     let mut totals = Vec::new();
-    for launch in 0..3 {
-        let mut d_total = stream.alloc_zeros::<f32>(1).or_exit("allocate GPU memory");
-        unsafe {
-            stream
-                .launch_builder(&block_sum_atomic)
-                .arg(&d_x)
-                .arg(&(n as i32))
-                .arg(&mut d_total)
-                .launch(cfg)
-        }
-        .or_exit("launch block_sum_atomic");
-        let total = stream.clone_dtoh(&d_total).or_exit("copy from the GPU")[0];
+    for launch in 0..LAUNCHES {
+        let total = block_sum(&stream, &block_sum_atomic, &d_x);
         let error = (total as f64 - reference).abs() / reference;
-        println!("launch {launch}: float32 total {total:.2}, relative error {error:.1e} (varies)");
+        let what = format!("launch {launch}: float32 total {total:.2}, relative error");
+        println!("{}", within_bound(&what, error, 1e-4).0);
         totals.push(total);
     }
     // ANCHOR_END: launches
@@ -63,23 +97,33 @@ fn main() {
     distinct.sort();
     distinct.dedup();
     println!(
-        "different totals among the 3 launches: {} (varies)",
+        "different totals among the {LAUNCHES} launches: {} (varies)",
         distinct.len()
     );
     let spread = totals.iter().fold(f32::MIN, |a, &b| a.max(b))
         - totals.iter().fold(f32::MAX, |a, &b| a.min(b));
     println!("largest minus smallest total: {spread} (varies)");
     println!(
-        "float32 values near the total are {} apart (varies)",
-        float32_spacing(totals[0])
+        "the {LAUNCHES} launches did not all give the same total: {}",
+        verdict(distinct.len() > 1)
     );
-    let close = totals
-        .iter()
-        .all(|&t| ((t as f64 - reference) / reference).abs() < 1e-4);
     println!(
-        "every launch within 1e-4 of the float64 sum: {}",
-        verdict(close)
+        "float32 values near the sum are {} apart",
+        float32_spacing(reference as f32)
     );
     // ANCHOR_END: verdicts
-    println!("seed {seed} (varies)");
+
+    // ANCHOR: ones
+    // Ones: every partial sum is a whole number no larger than 2^24, which float32 holds
+    // exactly, so the total is exact in whatever order the blocks add.
+    let m = n.min(1 << 24);
+    let d_ones = stream
+        .clone_htod(&vec![1.0f32; m])
+        .or_exit("copy to the GPU");
+    let total = block_sum(&stream, &block_sum_atomic, &d_ones);
+    println!(
+        "on {m} ones the total is {total:.1}, exactly {m}: {}",
+        verdict(total == m as f32)
+    );
+    // ANCHOR_END: ones
 }

@@ -4,12 +4,11 @@
 //! adds in that same order.
 use std::sync::Arc;
 
-use course::cli::arg_usize;
-use course::compare::verdict;
+use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -79,18 +78,38 @@ fn sum_in_kernel_order(x: &[f32]) -> f32 {
 }
 // ANCHOR_END: cpu_same_order
 
+/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
+fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
+    let built_for = kernel
+        .max_threads_per_block()
+        .or_exit("read a kernel's block size");
+    if built_for as usize != threads {
+        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
+        std::process::exit(1);
+    }
+}
+
 fn main() {
-    let n = arg_usize(1, "the number of floats", 1 << 24, 1, 1 << 28);
+    let (n, seed) = course::cli::parse(
+        "Sums floats on the GPU without atomics, in passes over per-block partial sums.",
+        |args| {
+            (
+                args.usize("N", "the number of floats", 1 << 24, 1, 1 << 28),
+                args.seed(),
+            )
+        },
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    let seed = fresh_seed();
+    println!("{n} floats, seed {seed}");
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
-    let reference: f64 = x.par_iter().map(|&v| v as f64).sum();
+    let reference: f64 = x.iter().map(|&v| v as f64).sum(); // in order: the same every run
     let same_order = sum_in_kernel_order(&x);
 
     let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
     let partial_sums = function(&module, "block_partial_sums");
+    check_block_size(&partial_sums, "block_partial_sums", THREADS);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: runs
@@ -98,10 +117,10 @@ fn main() {
         .map(|_| sum_without_atomics(&stream, &partial_sums, &d_x))
         .collect();
     for (run, total) in totals.iter().enumerate() {
-        println!("run {run}: two-pass float32 total {total:.2} (varies)");
+        println!("run {run}: two-pass float32 total {total:.2}");
     }
-    println!("float64 sum on the CPU:     {reference:.2} (varies)");
-    println!("float32 sum on the CPU in the kernel's order: {same_order:.2} (varies)");
+    println!("float64 sum on the CPU:     {reference:.2}");
+    println!("float32 sum on the CPU in the kernel's order: {same_order:.2}");
     let identical = totals.iter().all(|t| t.to_bits() == totals[0].to_bits());
     println!("the three runs are bit-identical: {}", verdict(identical));
     println!(
@@ -110,10 +129,21 @@ fn main() {
     );
     let error = (totals[0] as f64 - reference).abs() / reference;
     println!(
-        "within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)",
-        verdict(error < 1e-4)
+        "{}",
+        within_bound("relative error from the float64 sum", error, 1e-4).0
     );
     // ANCHOR_END: runs
+
+    // Ones: every partial sum is a whole number no larger than 2^24, so exact in float32.
+    let m = n.min(1 << 24);
+    let d_ones = stream
+        .clone_htod(&vec![1.0f32; m])
+        .or_exit("copy to the GPU");
+    let total = sum_without_atomics(&stream, &partial_sums, &d_ones);
+    println!(
+        "on {m} ones the total is {total:.1}, exactly {m}: {}",
+        verdict(total == m as f32)
+    );
 
     let t = time_gpu(&stream, 1, 5, || {
         sum_without_atomics(&stream, &partial_sums, &d_x);
@@ -130,5 +160,4 @@ fn main() {
         t.reps,
         fmt_gb_per_s(bytes, t.median_ms)
     );
-    println!("seed {seed} (varies)");
 }

@@ -1,11 +1,10 @@
 //! Practice 2: how often does the compare-and-swap loop of the float maximum lose to another
 //! thread and try again? Random values against the same values sorted in ascending order.
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::fmt_times;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -13,13 +12,21 @@ use rayon::prelude::*;
 const THREADS: usize = 256;
 
 fn main() {
-    let n = arg_usize(1, "the number of values", 1 << 20, 1, 1 << 28);
+    let (n, seed) = course::cli::parse(
+        "Counts the retries of the float maximum's compare-and-swap loop, random vs ascending.",
+        |args| {
+            (
+                args.usize("N", "the number of values", 1 << 20, 1, 1 << 28),
+                args.seed(),
+            )
+        },
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
+    println!("{n} values in [0, 1), seed {seed}");
     let module = load(&ctx, &kernel_file!("ch05-atomic-max.cu"), false);
     let max_float_cas_counted = function(&module, "max_float_cas_counted");
-    let seed = fresh_seed();
     let random = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let mut ascending = random.clone();
     ascending.par_sort_unstable_by(f32::total_cmp);
@@ -54,9 +61,10 @@ fn main() {
         let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
         let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
         println!(
-            "{label:<12}: right maximum: {}, retries: {count} (varies)",
+            "{label:<12}: maximum {got}, right: {}",
             verdict(got == want)
         );
+        println!("{label:<12}: retries {count} (varies)");
         retries.push(count);
     }
     let ratio = retries[1] as f64 / retries[0].max(1) as f64;
@@ -65,5 +73,4 @@ fn main() {
         fmt_times(ratio)
     );
     // ANCHOR_END: retries
-    println!("seed {seed} (varies)");
 }

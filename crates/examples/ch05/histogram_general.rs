@@ -1,14 +1,14 @@
 //! What knowing the data is worth: a general histogram that assumes nothing (it finds the
 //! number of bins from the largest value and counts with global atomics, like a library's
-//! bincount) against the 256-bin shared-memory kernel, on the same random bytes.
+//! bincount) against the 256-bin shared-memory kernel, on the same random bytes; and the
+//! general one on bytes whose histogram is known.
 use std::sync::Arc;
 
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
@@ -86,12 +86,31 @@ impl Bincount {
 }
 // ANCHOR_END: general
 
+/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
+fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
+    let built_for = kernel
+        .max_threads_per_block()
+        .or_exit("read a kernel's block size");
+    if built_for as usize != threads {
+        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
+        std::process::exit(1);
+    }
+}
+
 fn main() {
-    let n = arg_usize(1, "the number of bytes", 1 << 24, 1, i32::MAX as usize);
+    let (n, seed) = course::cli::parse(
+        "Times a general GPU histogram of bytes against a 256-bin shared-memory one.",
+        |args| {
+            (
+                args.usize("N", "the number of bytes", 1 << 24, 1, i32::MAX as usize),
+                args.seed(),
+            )
+        },
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    let seed = fresh_seed();
+    println!("{n} random bytes, seed {seed}");
     let data = Rng::new(seed).bytes(n);
     let want = histogram_cpu(&data);
     let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
@@ -112,6 +131,8 @@ fn main() {
     };
     let custom_module = load(&ctx, &kernel_file!("ch05-histogram.cu"), false);
     let hist_shared_wide = function(&custom_module, "hist_shared_wide");
+    check_block_size(&bincount.largest, "bincount_largest_u8", THREADS);
+    check_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
 
     // ANCHOR: compare
     let general = stream
@@ -134,7 +155,7 @@ fn main() {
     custom_launch(&mut d_custom);
     let custom = stream.clone_dtoh(&d_custom).or_exit("copy from the GPU");
     println!(
-        "{n} random bytes; general: {} bins, matches the CPU: {}",
+        "general: {} bins, matches the CPU: {}",
         general.len(),
         verdict(general == want)
     );
@@ -172,9 +193,11 @@ fn main() {
         "custom 256-bin shared histogram:              {}",
         fmt_ms(mine.median_ms)
     );
+    let worth = whole.median_ms / mine.median_ms;
     println!(
-        "knowing the data is worth, in this run:       {}",
-        fmt_times(whole.median_ms / mine.median_ms)
+        "knowing the data is worth, in this run:       {}, more than 10x: {}",
+        fmt_times(worth),
+        verdict(worth > 10.0)
     );
     // ANCHOR_END: compare
     record(
@@ -187,5 +210,22 @@ fn main() {
         &mine,
         Work::Bytes(n as f64),
     );
-    println!("seed {seed} (varies)");
+
+    // A known answer: the bytes 0, 1, ..., 199, 0, 1, ... need 200 bins (fewer when n < 200),
+    // with n / 200 in each, and one more in each of the first n % 200.
+    let cycling: Vec<u8> = (0..n).map(|i| (i % 200) as u8).collect();
+    let known: Vec<u32> = (0..n.min(200))
+        .map(|b| (n / 200 + usize::from(b < n % 200)) as u32)
+        .collect();
+    let d_cycling = stream.clone_htod(&cycling).or_exit("copy to the GPU");
+    let counted = stream
+        .clone_dtoh(&bincount.histogram(&stream, &d_cycling))
+        .or_exit("copy from the GPU");
+    println!(
+        "general, on 0, 1, ..., 199, 0, 1, ...: {} bins, {} in each, one more in the first {}: {}",
+        counted.len(),
+        n / 200,
+        n % 200,
+        verdict(counted == known)
+    );
 }

@@ -1,11 +1,10 @@
 //! Practice 3: a shared-memory histogram with more bins than threads: 1024 bins, then 16,384,
 //! which needs more shared memory than a block gets unless its kernel asks for more.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -32,10 +31,19 @@ fn histogram_cpu(data: &[u32], bins: usize) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of values", 1 << 22, 1, 1 << 28);
+    let (n, seed) = course::cli::parse(
+        "Makes shared-memory histograms of 1024 and of 16384 bins on the GPU.",
+        |args| {
+            (
+                args.usize("N", "the number of values", 1 << 22, 1, 1 << 28),
+                args.seed(),
+            )
+        },
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
+    println!("{n} random values, seed {seed}");
     let module = load(&ctx, &kernel_file!("ch05-histogram-bins.cu"), false);
     let hist_shared_bins = function(&module, "hist_shared_bins");
     let device = |a| ctx.attribute(a).or_exit("read a device attribute") as usize;
@@ -45,18 +53,24 @@ fn main() {
     let opt_in_limit =
         device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
     println!(
-        "shared memory per block: {} KiB unless the kernel asks for more, {} KiB at most",
+        "shared memory per block: {} KiB unless the kernel asks for more, {} KiB at most (this machine)",
         default_limit / 1024,
         opt_in_limit / 1024
     );
     // ANCHOR_END: limits
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
 
     for bins in [1024usize, 16384] {
         let data: Vec<u32> = (0..n).map(|_| rng.below(bins as u64) as u32).collect();
         let want = histogram_cpu(&data, bins);
         let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
+        // A known answer: 0, 1, ..., bins - 1, 0, 1, ... put n / bins in every bin, and one
+        // more in each of the first n % bins.
+        let cycling: Vec<u32> = (0..n).map(|i| (i % bins) as u32).collect();
+        let known: Vec<u32> = (0..bins)
+            .map(|b| (n / bins + usize::from(b < n % bins)) as u32)
+            .collect();
+        let d_cycling = stream.clone_htod(&cycling).or_exit("copy to the GPU");
         // ANCHOR: launch
         let shared_bytes = bins * size_of::<u32>();
         println!(
@@ -71,16 +85,16 @@ fn main() {
         let mut d_out = stream
             .alloc_zeros::<u32>(bins)
             .or_exit("allocate GPU memory");
-        let launch = |d_out: &mut CudaSlice<u32>| unsafe {
+        let launch = |d_data: &CudaSlice<u32>, d_out: &mut CudaSlice<u32>| unsafe {
             stream
                 .launch_builder(&hist_shared_bins)
-                .arg(&d_data)
+                .arg(d_data)
                 .arg(&(n as i32))
                 .arg(&(bins as i32))
                 .arg(d_out)
                 .launch(cfg)
         };
-        if let Err(refused) = launch(&mut d_out) {
+        if let Err(refused) = launch(&d_data, &mut d_out) {
             let why = refused
                 .error_string()
                 .map(|s| s.to_string_lossy().into_owned())
@@ -93,7 +107,7 @@ fn main() {
                 )
                 .or_exit("raise the kernel's shared-memory limit");
             println!("  raised the kernel's limit to {} KiB", shared_bytes / 1024);
-            launch(&mut d_out).or_exit("launch hist_shared_bins");
+            launch(&d_data, &mut d_out).or_exit("launch hist_shared_bins");
         }
         let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         println!(
@@ -102,6 +116,20 @@ fn main() {
             verdict(got == want)
         );
         // ANCHOR_END: launch
+        let mut d_counted = stream
+            .alloc_zeros::<u32>(bins)
+            .or_exit("allocate GPU memory");
+        launch(&d_cycling, &mut d_counted).or_exit("launch hist_shared_bins");
+        let counted = stream.clone_dtoh(&d_counted).or_exit("copy from the GPU");
+        println!(
+            "  on 0, 1, ..., {}, 0, 1, ...: {} in each bin{}: {}",
+            bins - 1,
+            n / bins,
+            match n % bins {
+                0 => String::new(),
+                r => format!(", one more in the first {r}"),
+            },
+            verdict(counted == known)
+        );
     }
-    println!("seed {seed} (varies)");
 }

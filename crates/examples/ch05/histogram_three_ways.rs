@@ -1,14 +1,14 @@
 //! A 256-bin histogram of random bytes, three ways: a global atomic per byte; a histogram per
 //! block in shared memory with one byte per thread; and the same kernel on a small grid that
-//! walks the data with a grid-stride loop. Each is timed and checked exactly against the CPU.
+//! walks the data with a grid-stride loop. Each is timed and checked exactly against the CPU,
+//! and on bytes whose histogram is known.
 use std::sync::Arc;
 
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
@@ -44,45 +44,73 @@ struct Way<'a> {
     global_atomics: usize,
 }
 
-/// Run `way` once into zeroed bins (for the check), then time it; returns (bins, ms).
-fn run(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>, n: usize) -> (Vec<u32>, f64) {
+/// One launch of `way` over `d_data`, adding to `bins`.
+fn launch(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>, bins: &mut CudaSlice<u32>) {
     let cfg = LaunchConfig {
         grid_dim: (way.blocks as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let launch = |bins: &mut CudaSlice<u32>| {
-        unsafe {
-            stream
-                .launch_builder(way.kernel)
-                .arg(d_data)
-                .arg(&(n as i32))
-                .arg(bins)
-                .launch(cfg)
-        }
-        .or_exit("launch a histogram kernel");
-    };
+    unsafe {
+        stream
+            .launch_builder(way.kernel)
+            .arg(d_data)
+            .arg(&(d_data.len() as i32))
+            .arg(bins)
+            .launch(cfg)
+    }
+    .or_exit("launch a histogram kernel");
+}
+
+/// The histogram `way` makes of `d_data`, into zeroed bins.
+fn histogram_gpu(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>) -> Vec<u32> {
     let mut d_bins = stream
         .alloc_zeros::<u32>(BINS)
         .or_exit("allocate GPU memory");
-    launch(&mut d_bins);
-    let bins = stream.clone_dtoh(&d_bins).or_exit("copy from the GPU");
-    // The timed runs keep adding to the same bins: only the time matters there.
-    let t = time_gpu(stream, 2, 20, || launch(&mut d_bins));
+    launch(stream, way, d_data, &mut d_bins);
+    stream.clone_dtoh(&d_bins).or_exit("copy from the GPU")
+}
+
+/// The median time of `way` over `d_data`, in ms. The timed runs keep adding to the same
+/// bins: only the time matters here.
+fn time(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>) -> f64 {
+    let mut d_bins = stream
+        .alloc_zeros::<u32>(BINS)
+        .or_exit("allocate GPU memory");
+    let t = time_gpu(stream, 2, 20, || launch(stream, way, d_data, &mut d_bins));
+    let n = d_data.len();
     record(
         &format!("histogram, {}, {n} bytes", way.name),
         &t,
         Work::Bytes(n as f64),
     );
-    (bins, t.median_ms)
+    t.median_ms
+}
+
+/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
+fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
+    let built_for = kernel
+        .max_threads_per_block()
+        .or_exit("read a kernel's block size");
+    if built_for as usize != threads {
+        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
+        std::process::exit(1);
+    }
 }
 
 fn main() {
-    let n = arg_usize(1, "the number of bytes", 1 << 24, 1, i32::MAX as usize);
+    let (n, seed) = course::cli::parse(
+        "Makes a 256-bin histogram of random bytes on the GPU four ways, and times each.",
+        |args| {
+            (
+                args.usize("N", "the number of bytes", 1 << 24, 1, i32::MAX as usize),
+                args.seed(),
+            )
+        },
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    let seed = fresh_seed();
     let data = Rng::new(seed).bytes(n);
     let want = histogram_cpu(&data);
     let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
@@ -92,6 +120,16 @@ fn main() {
         function(&module, "hist_shared"),
         function(&module, "hist_shared_wide"),
     );
+    check_block_size(&hist_shared, "hist_shared", THREADS);
+    check_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
+
+    // A known answer: the bytes 0, 1, ..., 255, 0, 1, ... put n / 256 in every bin, and one
+    // more in each of the first n % 256.
+    let cycling: Vec<u8> = (0..n).map(|i| i as u8).collect();
+    let known: Vec<u32> = (0..BINS)
+        .map(|b| (n / BINS + usize::from(b < n % BINS)) as u32)
+        .collect();
+    let d_cycling = stream.clone_htod(&cycling).or_exit("copy to the GPU");
 
     // ANCHOR: ways
     let sms = ctx
@@ -127,39 +165,53 @@ fn main() {
     ];
     // ANCHOR_END: ways
 
+    println!("{n} random bytes into {BINS} bins, seed {seed}");
+    println!("{sms} SMs, so the small grid is {small_grid} blocks (this machine)");
     println!(
-        "{n} random bytes into {BINS} bins; {sms} SMs, so the small grid is {small_grid} blocks"
-    );
-    println!(
-        "{:<32} {:>8} {:>15} {:>10} {:>11}  matches the CPU",
+        "{:<32} {:>8} {:>15} {:>10} {:>11}",
         "way", "blocks", "global atomics", "time", "input rate"
     );
     let mut times = Vec::new();
+    let mut checks = Vec::new();
     for way in &ways {
-        let (bins, ms) = run(&stream, way, &d_data, n);
-        let rate = fmt_gb_per_s(n as f64, ms);
+        let right = histogram_gpu(&stream, way, &d_data) == want
+            && histogram_gpu(&stream, way, &d_cycling) == known;
+        let ms = time(&stream, way, &d_data);
+        let depends_on_sms = if way.blocks == small_grid {
+            " (this machine)"
+        } else {
+            ""
+        };
         println!(
-            "{:<32} {:>8} {:>15} {:>10} {:>11}  {}",
+            "{:<32} {:>8} {:>15} {:>10} {:>11}{depends_on_sms}",
             way.name,
             way.blocks,
             way.global_atomics,
             fmt_ms(ms),
-            rate,
-            verdict(bins == want)
+            fmt_gb_per_s(n as f64, ms),
         );
         times.push(ms);
+        checks.push((way.name, right));
+    }
+    let each = match n % BINS {
+        0 => format!("{} in each bin", n / BINS),
+        r => format!("{} in each bin, one more in the first {r}", n / BINS),
+    };
+    println!("against the CPU's histogram, and on the bytes 0, 1, ..., 255, 0, 1, ... ({each}):");
+    for (name, right) in checks {
+        println!("  {name:<32} right on both: {}", verdict(right));
     }
     println!(
         "shared, one byte per thread vs global atomics: {} faster",
         fmt_times(times[0] / times[1])
     );
     println!(
-        "shared, grid-stride vs global atomics:         {} faster",
-        fmt_times(times[0] / times[2])
+        "shared, grid-stride vs global atomics:         {} faster, more than 10x: {}",
+        fmt_times(times[0] / times[2]),
+        verdict(times[0] / times[2] > 10.0)
     );
     println!(
         "grid-stride with 16 B loads vs global atomics: {} faster",
         fmt_times(times[0] / times[3])
     );
-    println!("seed {seed} (varies)");
 }

@@ -1,11 +1,10 @@
 //! Practice 1: reversing tiles whose length the launch decides, through dynamic shared
 //! memory. Tiles of 128 and of 512 floats, each checked against the CPU.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
@@ -16,12 +15,20 @@ fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
 }
 
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of floats (a multiple of 512)",
-        1 << 20,
-        512,
-        1 << 28,
+    let (n, seed) = course::cli::parse(
+        "Reverses tiles of 128 and of 512 floats through dynamic shared memory on the GPU.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of floats (a multiple of 512)",
+                    1 << 20,
+                    512,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
     if !n.is_multiple_of(512) {
         course::cli::fail(&format!(
@@ -31,7 +38,7 @@ fn main() {
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    let seed = fresh_seed();
+    println!("{n} floats, seed {seed}");
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let module = load(&ctx, &kernel_file!("ch05-tiles.cu"), false);
     let reverse_tiles_dynamic = function(&module, "reverse_tiles_dynamic");
@@ -63,5 +70,4 @@ fn main() {
         );
     }
     // ANCHOR_END: sizes
-    println!("seed {seed} (varies)");
 }

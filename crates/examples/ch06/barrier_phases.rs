@@ -6,10 +6,9 @@
 use std::sync::Barrier;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, time_cpu};
 
 // ANCHOR: rule
@@ -102,16 +101,40 @@ fn smooth_barrier(x: &[u32], steps: usize, threads: usize) -> Vec<u32> {
 }
 // ANCHOR_END: barrier
 
+/// The known answer: on the ramp 4i, every point whose neighbours are all still on the ramp
+/// keeps its value, since (4(i - 1) + 8i + 4(i + 1)) / 4 = 4i. Only the ends change, and each
+/// step carries the change one point further in, so after `steps` steps every point more
+/// than `steps` from both ends must still read 4i. Returns how many such points there are.
+fn ramp_keeps_its_middle(n: usize, steps: usize) -> (usize, bool) {
+    let ramp: Vec<u32> = (0..n as u32).map(|i| 4 * i).collect();
+    let got = smooth_serial(&ramp, steps);
+    let middle = steps.min(n)..n.saturating_sub(steps);
+    let kept = middle.clone().all(|i| got[i] == ramp[i]);
+    (middle.len(), kept)
+}
+
 fn main() {
-    let n = arg_usize(1, "the number of points", 20_000, 1, 100_000_000);
-    let steps = arg_usize(2, "the number of steps", 100, 0, 1_000_000);
-    let threads = arg_usize(3, "the number of threads", 4, 1, 256);
+    let (n, steps, threads, seed) = course::cli::parse(
+        "Smooths a row of integers with threads kept in step by barriers.",
+        |args| {
+            (
+                args.usize("N", "the number of points", 20_000, 1, 100_000_000),
+                args.usize("STEPS", "the number of steps", 100, 0, 1_000_000),
+                args.usize("THREADS", "the number of threads", 4, 1, 256),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let x: Vec<u32> = (0..n).map(|_| rng.below(1 << 20) as u32).collect();
     println!("{n} random integers below 2^20, {steps} smoothing steps, {threads} threads");
-    println!("seed {seed} (varies)");
+    println!("seed {seed}");
+    let (points, kept) = ramp_keeps_its_middle(n, steps);
+    println!(
+        "the serial loop keeps the ramp 4i at the {points} points more than {steps} from the ends: {}",
+        verdict(kept)
+    );
 
     // ANCHOR: main
     let want = smooth_serial(&x, steps);
@@ -131,7 +154,7 @@ fn main() {
         let wrong = count_mismatches(&got, &want);
         all_exact &= wrong == 0;
         let t = time_cpu(0, 3, || smooth(&x, steps, threads));
-        println!("{name:<34}{:>10}   {wrong}", fmt_ms(t.median_ms));
+        println!("{name:<34}{:>10}   {wrong} of {n}", fmt_ms(t.median_ms));
     }
     println!(
         "both ways match the serial loop exactly: {}",

@@ -3,13 +3,12 @@
 //! against a device-to-device copy of the same bytes and checked against a float64 rayon sum.
 use std::sync::Arc;
 
-use course::cli::arg_usize;
-use course::compare::verdict;
+use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, record, time_cpu, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
@@ -53,13 +52,35 @@ fn run_sum(
     )
 }
 
+/// `sum_tree` is written for blocks of exactly THREADS threads, its `__launch_bounds__`:
+/// refuse to launch it with any other size.
+fn check_tree_block_size(sum_tree: &CudaFunction) {
+    let most = sum_tree
+        .max_threads_per_block()
+        .or_exit("ask for the kernel's block size");
+    if most != THREADS as i32 {
+        eprintln!(
+            "sum_tree is compiled for blocks of {most} threads, not the {THREADS} it is launched with."
+        );
+        std::process::exit(1);
+    }
+}
+
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of floats",
-        problem_size(1 << 26, 1 << 20),
-        1024,
-        1 << 28,
+    let (n, seed) = course::cli::parse(
+        "Sums floats with a shared-memory tree and with warp shuffles, against a copy's speed.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of floats",
+                    problem_size(1 << 26, 1 << 20),
+                    1024,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -70,16 +91,21 @@ fn main() {
     // Values in [0, 1): nothing cancels, so a float32 sum in any sensible order lands within
     // 1e-4 of the float64 one. rayon's sum is itself a reduction tree: each worker thread adds
     // up its pieces of the slice, and the partial sums are then added pairwise.
-    let seed = fresh_seed();
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let cpu = time_cpu(1, 5, || x.par_iter().map(|&v| v as f64).sum::<f64>());
     let want: f64 = x.par_iter().map(|&v| v as f64).sum();
     let bytes = 4.0 * n as f64;
-    println!(
-        "{n} floats in [0, 1) ({} MiB), seed {seed} (varies)",
-        n * 4 >> 20
+    println!("{n} floats in [0, 1) ({} MiB), seed {seed}", n * 4 >> 20);
+    // rayon's order of addition depends on the threads: compare with a serial float64 sum.
+    let serial: f64 = x.iter().map(|&v| v as f64).sum();
+    let (line, _) = within_bound(
+        &format!(
+            "float64 sum on the CPU with rayon {want:.6}, relative difference from a serial one"
+        ),
+        (want - serial) / serial,
+        1e-12,
     );
-    println!("float64 sum on the CPU with rayon: {want:.1} (varies)");
+    println!("{line}");
     println!(
         "  rayon: {}, {}",
         fmt_ms(cpu.median_ms),
@@ -115,6 +141,12 @@ fn main() {
     let sms = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .or_exit("count the SMs") as u32;
+    // The known answer: x[i] = i mod 16 over 2^20 values sums to 2^16 x 120 = 7864320. Every
+    // partial sum is a whole number below 2^24, which float32 holds exactly: in any order of
+    // addition the sum must come out exact.
+    let known: Vec<f32> = (0..1 << 20).map(|i| (i % 16) as f32).collect();
+    let d_known = stream.clone_htod(&known).or_exit("copy to the GPU");
+    check_tree_block_size(&function(&module, "sum_tree"));
     for name in ["sum_tree", "sum_shuffle"] {
         let kernel = function(&module, name);
         let per_sm = kernel
@@ -132,17 +164,30 @@ fn main() {
                 &t,
                 Work::Bytes(bytes),
             );
-            let error = (got as f64 - want).abs() / want;
+            let error = (got as f64 - want) / want;
             let share = 100.0 * (bytes / t.median_ms) / copy_rate;
-            println!("{name}, {blocks} blocks ({how}), so {blocks} atomic additions:");
+            // The one-wave grid's size is a fact of this GPU, and so is its line.
+            let machine = if how == "one wave" {
+                " (this machine)"
+            } else {
+                ""
+            };
+            println!("{name}, {blocks} blocks ({how}), so {blocks} atomic additions:{machine}");
             println!(
                 "  {}, {}, {share:.0}% of the copy's rate",
                 fmt_ms(t.median_ms),
                 fmt_gb_per_s(bytes, t.median_ms)
             );
+            let (line, _) = within_bound(
+                &format!("  sum {got:.1}, relative error against the float64 sum"),
+                error,
+                1e-4,
+            );
+            println!("{line}");
+            let (_, exact) = run_sum(&stream, &kernel, &d_known, known.len(), blocks);
             println!(
-                "  within 1e-4 of the float64 sum: {} (relative error {error:.1e}) (varies)",
-                verdict(error < 1e-4)
+                "  sum of i mod 16 over 2^20 values {exact:.1}, exactly 7864320: {}",
+                verdict(exact == 7_864_320.0)
             );
         }
     }

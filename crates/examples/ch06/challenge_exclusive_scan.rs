@@ -1,12 +1,11 @@
 //! Challenge: an exclusive scan in a warp, checked exactly against the CPU, and used on keep
 //! flags to give each kept element its position among its warp's kept elements, the same
 //! position that the ballot and __popc give in stream compaction.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
@@ -27,26 +26,41 @@ fn exclusive_per_warp(values: &[u32]) -> Vec<u32> {
     out
 }
 
+/// The known answer, a property of any exclusive scan: each warp starts at 0, and the
+/// difference of two neighbouring results gives back the input value between them.
+fn is_exclusive_scan_of(scan: &[u32], values: &[u32]) -> bool {
+    scan.par_chunks(32)
+        .zip(values.par_chunks(32))
+        .all(|(s, v)| s[0] == 0 && (1..s.len()).all(|k| s[k].wrapping_sub(s[k - 1]) == v[k - 1]))
+}
+
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of values",
-        problem_size(1 << 22, 1 << 20),
-        1,
-        1 << 28,
+    let (n, seed) = course::cli::parse(
+        "Challenge: an exclusive warp scan, and each kept element's position two ways.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of values",
+                    problem_size(1 << 22, 1 << 20),
+                    1,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-challenges.cu"), false);
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let cfg = LaunchConfig {
         grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    println!("{n} values");
+    println!("{n} values, seed {seed}");
 
     // ANCHOR: check_scan
     let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
@@ -65,8 +79,12 @@ fn main() {
     let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&got, &exclusive_per_warp(&values));
     println!(
-        "exclusive warp scan of random u32 equals the CPU exactly: {} ({wrong} differ)",
+        "exclusive warp scan of random u32 equals the CPU exactly ({wrong} differ): {}",
         verdict(wrong == 0)
+    );
+    println!(
+        "it starts every warp at 0, and its differences give back the input: {}",
+        verdict(is_exclusive_scan_of(&got, &values))
     );
     // ANCHOR_END: check_scan
 
@@ -97,13 +115,12 @@ fn main() {
         count_mismatches(&by_ballot, &want),
     );
     println!(
-        "positions from the scan of keep flags equal the CPU: {} ({w1} differ)",
+        "positions from the scan of keep flags equal the CPU ({w1} differ): {}",
         verdict(w1 == 0)
     );
     println!(
-        "positions from __popc(ballot & lanes below) equal the CPU: {} ({w2} differ)",
+        "positions from __popc(ballot & lanes below) equal the CPU ({w2} differ): {}",
         verdict(w2 == 0)
     );
     // ANCHOR_END: check_positions
-    println!("seed {seed} (varies)");
 }

@@ -3,12 +3,11 @@
 //! counters. Every total must equal the CPU's exactly; each way is timed.
 use std::sync::Arc;
 
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
@@ -26,8 +25,15 @@ struct Way<'a> {
     counters: usize,
 }
 
-/// Run `way` once into zeroed counters (for the check), then time it; returns (total, ms).
-fn run(stream: &Arc<CudaStream>, way: &Way, d_x: &CudaSlice<u32>, n: usize) -> (u64, f64) {
+/// Run `way` once on `d_x` into zeroed counters and return the total; then, if `timed`, time
+/// it and return the median time too.
+fn run(
+    stream: &Arc<CudaStream>,
+    way: &Way,
+    d_x: &CudaSlice<u32>,
+    n: usize,
+    timed: bool,
+) -> (u64, f64) {
     let cfg = LaunchConfig {
         grid_dim: (way.blocks as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
@@ -49,6 +55,9 @@ fn run(stream: &Arc<CudaStream>, way: &Way, d_x: &CudaSlice<u32>, n: usize) -> (
     launch(&mut d_counters);
     let counters = stream.clone_dtoh(&d_counters).or_exit("copy from the GPU");
     let total = counters.iter().sum();
+    if !timed {
+        return (total, 0.0);
+    }
     // The timed runs keep adding to the same counters: only the time matters there.
     let t = time_gpu(stream, 2, 10, || launch(&mut d_counters));
     record(
@@ -60,23 +69,30 @@ fn run(stream: &Arc<CudaStream>, way: &Way, d_x: &CudaSlice<u32>, n: usize) -> (
 }
 
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of integers",
-        problem_size(1 << 26, 1 << 20),
-        1,
-        1 << 28,
+    let (n, seed) = course::cli::parse(
+        "Sums integers into one total with one atomic per element, warp, block and fewer.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of integers",
+                    problem_size(1 << 26, 1 << 20),
+                    1,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
 
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let x: Vec<u32> = (0..n).map(|_| rng.below(1 << 16) as u32).collect();
     let want: u64 = x.par_iter().map(|&v| v as u64).sum();
-    println!("{n} random integers below 2^16, seed {seed} (varies)");
-    println!("their sum on the CPU: {want} (varies)");
+    println!("{n} random integers below 2^16, seed {seed}");
+    println!("their sum on the CPU: {want}");
 
     let module = load(&ctx, &kernel_file!("ch06-contention.cu"), false);
     let each = function(&module, "sum_atomic_each");
@@ -118,28 +134,53 @@ fn main() {
     // ANCHOR_END: ways
 
     println!(
-        "{sms} SMs with up to {threads_per_sm} threads each, so the small grid is {small_grid} blocks of {THREADS}"
+        "{sms} SMs with up to {threads_per_sm} threads each, so the small grid is {small_grid} blocks of {THREADS} (this machine)"
     );
     println!(
         "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  matches the CPU",
         "way", "blocks", "global atomics", "time", "input rate", "vs (a)"
     );
     let mut time_a = 0.0;
+    let mut all_match = true;
     for w in &ways {
-        let (total, ms) = run(&stream, w, &d_x, n);
+        let (total, ms) = run(&stream, w, &d_x, n, true);
+        all_match &= total == want;
         if time_a == 0.0 {
             time_a = ms;
         }
-        let rate = fmt_gb_per_s(4.0 * n as f64, ms);
+        // Way (d)'s grid is sized to this GPU, so its row holds facts of this machine.
+        let machine = if w.blocks == small_grid {
+            " (this machine)"
+        } else {
+            ""
+        };
         println!(
-            "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  {}",
+            "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  {}{machine}",
             w.name,
             w.blocks,
             w.global_atomics,
             fmt_ms(ms),
-            rate,
+            fmt_gb_per_s(4.0 * n as f64, ms),
             fmt_times(time_a / ms),
             verdict(total == want)
         );
     }
+    println!(
+        "every way's total equals the CPU's sum: {}",
+        verdict(all_match)
+    );
+
+    // The known answer: on x[i] = i mod 2^16, each full run of 2^16 values adds up to
+    // 2^16 (2^16 - 1) / 2, and the last, partial run of r values to r (r - 1) / 2.
+    let ramp: Vec<u32> = (0..n).map(|i| (i % (1 << 16)) as u32).collect();
+    let (runs, r) = ((n >> 16) as u64, (n % (1 << 16)) as u64);
+    let known = runs * (65536 * 65535 / 2) + r * r.saturating_sub(1) / 2;
+    let d_ramp = stream.clone_htod(&ramp).or_exit("copy to the GPU");
+    let ramp_right = ways
+        .iter()
+        .all(|w| run(&stream, w, &d_ramp, n, false).0 == known);
+    println!(
+        "on x[i] = i mod 2^16, every way's total is the known sum {known}: {}",
+        verdict(ramp_right)
+    );
 }

@@ -3,10 +3,9 @@
 //! (rayon's fold and reduce). Every total must equal the serial sum exactly.
 use std::sync::atomic::{AtomicU64, Ordering};
 
-use course::cli::arg_usize;
 use course::compare::verdict;
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
@@ -70,13 +69,20 @@ fn sum_fold_reduce(xs: &[u64]) -> u64 {
 // ANCHOR_END: fold
 
 fn main() {
-    let n = arg_usize(1, "the number of values", 2_000_000, 1, 100_000_000);
+    let (n, seed) = course::cli::parse(
+        "Sums integers with shared atomics, per-thread atomics, one atomic per chunk and none.",
+        |args| {
+            (
+                args.usize("N", "the number of values", 2_000_000, 1, 100_000_000),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let xs: Vec<u64> = (0..n).map(|_| rng.below(1 << 16)).collect();
     let want = sum_serial(&xs);
-    println!("{n} random integers below 2^16, seed {seed}, sum {want} (varies)");
+    println!("{n} random integers below 2^16, seed {seed}, sum {want}");
 
     // ANCHOR: main
     let threads = rayon::current_num_threads();
@@ -96,8 +102,10 @@ fn main() {
         "way", "atomics", "time", "time/serial"
     );
     let mut serial_ms = 0.0;
+    let mut all_same = true;
     for (name, sum, atomics) in ways {
         let ok = sum(&xs) == want;
+        all_same &= ok;
         let t = time_cpu(1, 5, || sum(&xs));
         if serial_ms == 0.0 {
             serial_ms = t.median_ms;
@@ -109,6 +117,19 @@ fn main() {
             verdict(ok)
         );
     }
-    println!("(one counter per thread: {threads} counters, one per rayon thread)");
+    println!(
+        "every way's total equals the serial sum: {}",
+        verdict(all_same)
+    );
+    println!("(one counter per thread: {threads} counters, one per rayon thread) (this machine)");
     // ANCHOR_END: main
+
+    // The known answer: 0 + 1 + ... + (n - 1) = n(n - 1)/2, for every way.
+    let ramp: Vec<u64> = (0..n as u64).collect();
+    let gauss = n as u64 * (n as u64 - 1) / 2;
+    println!(
+        "on 0, 1, ..., {}, every way's total is n(n - 1)/2 = {gauss}: {}",
+        n - 1,
+        verdict(ways.iter().all(|(_, sum, _)| sum(&ramp) == gauss))
+    );
 }

@@ -3,12 +3,11 @@
 //! values per thread in a design that writes every result only once. Every result is
 //! compared exactly with the CPU; both whole-array scans are timed against a
 //! device-to-device copy of the same bytes.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -32,21 +31,29 @@ fn scan_pieces_cpu(values: &[u32], piece: usize) -> Vec<u32> {
 }
 
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of values",
-        problem_size(1 << 26, 1 << 20),
-        1,
-        1 << 28,
+    let (n, seed) = course::cli::parse(
+        "Prefix sums on the GPU: in a warp, in a block, and over a whole array two ways.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of values",
+                    problem_size(1 << 26, 1 << 20),
+                    1,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-scan.cu"), false);
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
     println!("{n} random u32 values, sums wrapping modulo 2^32, {BLOCK} threads per block");
+    println!("seed {seed}");
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     let blocks = n.div_ceil(BLOCK);
     let cfg = LaunchConfig {
@@ -58,7 +65,7 @@ fn main() {
         let got = stream.clone_dtoh(d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&got, want);
         println!(
-            "{label:<34} equals the CPU exactly: {} ({wrong} differ)",
+            "{label:<34} equals the CPU exactly ({wrong} differ): {}",
             verdict(wrong == 0)
         );
     };
@@ -136,6 +143,18 @@ fn main() {
     };
     let t_scan = time_gpu(&stream, 2, 10, &mut scan_all);
     let want = scan_pieces_cpu(&values, n);
+    // The known answer, a property of any inclusive scan: the difference of two neighbouring
+    // sums gives back the input value, and the first sum is the first value.
+    let differences_give_input = want[0] == values[0]
+        && want
+            .par_windows(2)
+            .zip(&values[1..])
+            .all(|(w, &v)| w[1].wrapping_sub(w[0]) == v);
+    println!(
+        "{:<34} differenced, gives back the input: {}",
+        "the CPU's scan",
+        verdict(differences_give_input)
+    );
     check("the whole array, three kernels", &d_out, &want);
     // ANCHOR_END: whole
 
@@ -189,7 +208,7 @@ fn main() {
         let untouched = got[m..].iter().all(|&x| x == u32::MAX);
         let label = format!("the first {m} values alone");
         println!(
-            "{label:<34} equals the CPU exactly: {} ({wrong} differ)",
+            "{label:<34} equals the CPU exactly ({wrong} differ): {}",
             verdict(wrong == 0)
         );
         println!(
@@ -240,5 +259,4 @@ fn main() {
         );
     }
     // ANCHOR_END: fast
-    println!("seed {seed} (varies)");
 }

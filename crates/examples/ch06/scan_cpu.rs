@@ -1,10 +1,9 @@
 //! The inclusive prefix sum (scan) on the CPU: a serial loop against a two-pass parallel scan
 //! with rayon. The values are u32 and every addition wraps around modulo 2^32, as on the GPU;
 //! wrapping addition is associative, so both orders of adding give exactly the same numbers.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use rayon::prelude::*;
 
@@ -59,12 +58,28 @@ fn scan_rayon(values: &[u32]) -> Vec<u32> {
 }
 // ANCHOR_END: two_pass
 
+/// The known answer: the inclusive scan of 0, 1, 2, ... holds i(i + 1)/2 at index i, here
+/// modulo 2^32 as the u32 sums wrap.
+fn is_scan_of_ramp(scan: &[u32]) -> bool {
+    scan.iter()
+        .enumerate()
+        .all(|(i, &s)| s == (i as u64 * (i as u64 + 1) / 2) as u32)
+}
+
 fn main() {
-    let n = arg_usize(1, "the number of values", 1 << 22, 1, 1 << 28);
+    let (n, seed) = course::cli::parse(
+        "Prefix sums of u32 values with a serial loop and a two-pass rayon scan.",
+        |args| {
+            (
+                args.usize("N", "the number of values", 1 << 22, 1, 1 << 28),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    println!("seed {seed}");
 
     // ANCHOR: run
     let serial = scan_serial(&values);
@@ -72,8 +87,13 @@ fn main() {
     let wrong = count_mismatches(&parallel, &serial);
     println!("{n} random u32 values, sums wrapping modulo 2^32");
     println!(
-        "two-pass scan equals the serial scan exactly: {} ({wrong} differ)",
+        "two-pass scan equals the serial scan exactly ({wrong} of {n} differ): {}",
         verdict(wrong == 0)
+    );
+    let ramp: Vec<u32> = (0..n as u32).collect();
+    println!(
+        "on 0, 1, 2, ... both scans give i(i + 1)/2 modulo 2^32 at every i: {}",
+        verdict(is_scan_of_ramp(&scan_serial(&ramp)) && is_scan_of_ramp(&scan_rayon(&ramp)))
     );
 
     let t_serial = time_cpu(1, 5, || scan_serial(&values));
@@ -85,5 +105,4 @@ fn main() {
         fmt_times(t_serial.median_ms / t_rayon.median_ms)
     );
     // ANCHOR_END: run
-    println!("seed {seed} (varies)");
 }

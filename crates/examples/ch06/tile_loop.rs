@@ -1,13 +1,12 @@
 //! Smooth every 256-point tile of an array in shared memory, step after step, with the two
 //! barriers each step needs; check it exactly against the CPU and time it.
-use course::cli::arg_usize;
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
@@ -37,20 +36,41 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
     out
 }
 
+/// The kernel is written for blocks of exactly TILE threads, its `__launch_bounds__`: refuse
+/// to launch it with any other size.
+fn check_block_size(kernel: &CudaFunction, name: &str) {
+    let most = kernel
+        .max_threads_per_block()
+        .or_exit("ask for the kernel's block size");
+    if most != TILE as i32 {
+        eprintln!(
+            "{name} is compiled for blocks of {most} threads, not the {TILE} it is launched with."
+        );
+        std::process::exit(1);
+    }
+}
+
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of points",
-        problem_size(10_000_000, 100_000),
-        1,
-        1 << 28,
+    let (n, steps, seed) = course::cli::parse(
+        "Smooths every 256-point tile of an array in shared memory, with two barriers a step.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of points",
+                    problem_size(10_000_000, 100_000),
+                    1,
+                    1 << 28,
+                ),
+                args.usize("STEPS", "the number of steps", 16, 0, 10_000),
+                args.seed(),
+            )
+        },
     );
-    let steps = arg_usize(2, "the number of steps", 16, 0, 10_000);
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
 
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let x: Vec<u32> = (0..n).map(|_| rng.below(1 << 20) as u32).collect();
     let want = smooth_each_tile(&x, steps);
@@ -59,10 +79,12 @@ fn main() {
     println!(
         "{n} random integers in {tiles} tiles of {TILE} (the last has {last}), {steps} steps per tile"
     );
+    println!("seed {seed}");
 
     // ANCHOR: launch
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
     let smooth_tiles = function(&module, "smooth_tiles");
+    check_block_size(&smooth_tiles, "smooth_tiles");
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     let cfg = LaunchConfig {
@@ -70,11 +92,11 @@ fn main() {
         block_dim: (TILE as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let launch = |out: &mut _| {
+    let launch = |x: &_, out: &mut _| {
         unsafe {
             stream
                 .launch_builder(&smooth_tiles)
-                .arg(&d_x)
+                .arg(x)
                 .arg(out)
                 .arg(&(n as i32))
                 .arg(&(steps as i32))
@@ -82,16 +104,31 @@ fn main() {
         }
         .or_exit("launch smooth_tiles");
     };
-    launch(&mut d_out);
+    launch(&d_x, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+    let wrong = count_mismatches(&out, &want);
     println!(
-        "elements that differ from the CPU: {}",
-        count_mismatches(&out, &want)
+        "matches the CPU exactly ({wrong} of {n} elements differ): {}",
+        verdict(wrong == 0)
     );
-    println!("matches the CPU: {}", verdict(out == want));
     // ANCHOR_END: launch
 
-    let t = time_gpu(&stream, 2, 20, || launch(&mut d_out));
+    // The known answer: in every tile, the ramp 4j (j = 0..255) keeps its value at every point
+    // more than `steps` from the tile's ends, since (4(j - 1) + 8j + 4(j + 1)) / 4 = 4j.
+    let ramp: Vec<u32> = (0..n).map(|i| 4 * (i % TILE) as u32).collect();
+    let d_ramp = stream.clone_htod(&ramp).or_exit("copy to the GPU");
+    launch(&d_ramp, &mut d_out);
+    let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+    let kept = out
+        .chunks(TILE)
+        .zip(ramp.chunks(TILE))
+        .all(|(got, ramp)| (steps..ramp.len().saturating_sub(steps)).all(|j| got[j] == ramp[j]));
+    println!(
+        "the ramp 4j of each tile keeps its value more than {steps} points from the tile's ends: {}",
+        verdict(kept)
+    );
+
+    let t = time_gpu(&stream, 2, 20, || launch(&d_x, &mut d_out));
     let bytes = 2.0 * 4.0 * n as f64; // each point read once and written once
     record(
         &format!("smooth_tiles n={n} steps={steps}"),
@@ -103,5 +140,4 @@ fn main() {
         fmt_ms(t.median_ms),
         fmt_gb_per_s(bytes, t.median_ms)
     );
-    println!("seed {seed} (varies)");
 }

@@ -1,13 +1,12 @@
 //! The tile smoothing of `tile_loop` without the barrier after the reads, launched three times:
 //! how many elements come out wrong? Then both kernels are timed, to see what the barrier costs.
-use course::cli::arg_usize;
-use course::compare::count_mismatches;
+use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
@@ -37,31 +36,55 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
     out
 }
 
+/// Both kernels are written for blocks of exactly TILE threads, their `__launch_bounds__`:
+/// refuse to launch them with any other size.
+fn check_block_size(kernel: &CudaFunction, name: &str) {
+    let most = kernel
+        .max_threads_per_block()
+        .or_exit("ask for the kernel's block size");
+    if most != TILE as i32 {
+        eprintln!(
+            "{name} is compiled for blocks of {most} threads, not the {TILE} it is launched with."
+        );
+        std::process::exit(1);
+    }
+}
+
 fn main() {
-    let n = arg_usize(
-        1,
-        "the number of points",
-        problem_size(10_000_000, 100_000),
-        1,
-        1 << 28,
+    let (n, steps, seed) = course::cli::parse(
+        "Runs the tile smoothing without the barrier after the reads, and counts what goes wrong.",
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of points",
+                    problem_size(10_000_000, 100_000),
+                    1,
+                    1 << 28,
+                ),
+                args.usize("STEPS", "the number of steps", 16, 0, 10_000),
+                args.seed(),
+            )
+        },
     );
-    let steps = arg_usize(2, "the number of steps", 16, 0, 10_000);
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
 
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
     let x: Vec<u32> = (0..n).map(|_| rng.below(1 << 20) as u32).collect();
     let want = smooth_each_tile(&x, steps);
     let tiles = n.div_ceil(TILE);
     println!("{n} random integers in {tiles} tiles of {TILE}, {steps} steps per tile");
+    println!("seed {seed}");
 
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
     let (two_barriers, one_barrier) = (
         function(&module, "smooth_tiles"),
         function(&module, "smooth_tiles_one_barrier"),
     );
+    check_block_size(&two_barriers, "smooth_tiles");
+    check_block_size(&one_barrier, "smooth_tiles_one_barrier");
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let cfg = LaunchConfig {
         grid_dim: (tiles as u32, 1, 1),
@@ -82,22 +105,29 @@ fn main() {
     };
 
     // ANCHOR: launches
+    let mut any_wrong = false;
     for attempt in 0..3 {
         let mut d_out = alloc_poisoned::<u32>(&stream, n);
         launch(&one_barrier, &mut d_out);
         ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);
+        any_wrong |= wrong > 0;
         println!(
             "one barrier, launch {attempt}: {wrong} of {n} elements differ from the CPU (varies)"
         );
     }
+    println!(
+        "one barrier: elements came out wrong in at least one of 3 launches: {}",
+        verdict(any_wrong)
+    );
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     launch(&two_barriers, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+    let wrong = count_mismatches(&out, &want);
     println!(
-        "two barriers: {} of {n} elements differ from the CPU",
-        count_mismatches(&out, &want)
+        "two barriers: matches the CPU exactly ({wrong} of {n} elements differ): {}",
+        verdict(wrong == 0)
     );
     // ANCHOR_END: launches
 
@@ -122,5 +152,4 @@ fn main() {
         fmt_times(t2.median_ms / t1.median_ms)
     );
     // ANCHOR_END: timing
-    println!("seed {seed} (varies)");
 }

@@ -4,11 +4,11 @@
 use std::ops::Add;
 use std::sync::Arc;
 
-use course::compare::{count_mismatches, relative_error, verdict};
+use course::compare::{count_mismatches, relative_error, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
-use course::random::{Rng, fresh_seed};
+use course::random::Rng;
 use cudarc::driver::{
     CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
 };
@@ -116,6 +116,10 @@ fn warps_where_all_lanes_hold<T: PartialEq + Sync>(got: &[T], want: &[T]) -> usi
 }
 
 fn main() {
+    let seed = course::cli::parse(
+        "Warp sums and maxima in five shuffle steps, against the CPU doing the same steps.",
+        |args| args.seed(),
+    );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -123,9 +127,8 @@ fn main() {
 
     let n = problem_size(1 << 24, 1 << 16);
     let warps = n / WARP;
-    let seed = fresh_seed();
     let mut rng = Rng::new(seed);
-    println!("{n} values in {warps} warps of 32 lanes; seed {seed} (varies)");
+    println!("{n} values in {warps} warps of 32 lanes; seed {seed}");
 
     // ANCHOR: integers
     // Integers: any order of additions gives the same sum, so the checks are exact.
@@ -152,10 +155,11 @@ fn main() {
     );
 
     let xor = run(&stream, &module, "warp_sum_xor_i32", &ints);
+    let all_hold = warps_where_all_lanes_hold(&xor, &int_sums);
     println!("i32, __shfl_xor_sync:");
     println!(
-        "  warps in which all 32 lanes hold the sum: {} of {warps}",
-        warps_where_all_lanes_hold(&xor, &int_sums)
+        "  warps in which all 32 lanes hold the sum, {all_hold} of {warps}: {}",
+        verdict(all_hold == warps)
     );
     println!(
         "  every lane equals the CPU's five steps: {}",
@@ -186,13 +190,15 @@ fn main() {
         let error = relative_error(&lane0, &f64_sums);
         println!("f32, {shuffle}:");
         println!(
-            "  every lane's bits equal the CPU's five steps: {} ({same_bits} lanes differ)",
+            "  every lane's bits equal the CPU's five steps ({same_bits} lanes differ): {}",
             verdict(same_bits == 0)
         );
-        println!(
-            "  lane 0 within 1e-6 of a float64 sum: {} (relative error {error:.1e}) (varies)",
-            verdict(error < 1e-6)
+        let (line, _) = within_bound(
+            "  lane 0 against a float64 sum: relative error",
+            error,
+            1e-6,
         );
+        println!("{line}");
     }
 
     // A maximum is exact in any order.
@@ -201,10 +207,11 @@ fn main() {
         .map(|w| w.iter().copied().fold(f32::MIN, f32::max))
         .collect();
     let got = run(&stream, &module, "warp_max_xor_f32", &floats);
+    let all_hold = warps_where_all_lanes_hold(&got, &maxima);
     println!("f32 maximum, __shfl_xor_sync with fmaxf:");
     println!(
-        "  warps in which all 32 lanes hold the maximum: {} of {warps}",
-        warps_where_all_lanes_hold(&got, &maxima)
+        "  warps in which all 32 lanes hold the maximum, {all_hold} of {warps}: {}",
+        verdict(all_hold == warps)
     );
     println!(
         "  every lane equals the CPU's five steps: {}",

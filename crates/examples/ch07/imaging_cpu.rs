@@ -1,11 +1,13 @@
 //! Imaging a radio observation on the CPU: the direct imaging equation, one pixel at a time,
-//! serially and with rayon, on a small problem. The two must agree to rounding, and both are
-//! timed in the same run.
-use course::cli::arg_usize;
-use course::compare::verdict;
+//! serially and with rayon, on a small problem. The two must agree to the last bit, and both
+//! are timed in the same run. A single point source, whose image is known without computing
+//! it, checks the imaging itself.
+use course::compare::{count_mismatches, verdict, within_bound};
 use course::machine::describe_cpu;
-use course::random::{Rng, fresh_seed};
-use course::sky::{observe, pixels};
+use course::random::Rng;
+use course::sky::{
+    Observation, brightest_point, direction_of, observe, observe_point_source, pixel_of, pixels,
+};
 use course::timing::{fmt_ms, fmt_times, time_cpu};
 use num_complex::Complex64;
 use rayon::prelude::*;
@@ -29,14 +31,45 @@ fn image_pixel(
 }
 // ANCHOR_END: pixel
 
+/// The whole `side` × `side` image of `obs`, with rayon.
+fn image_with_rayon(obs: &Observation, side: usize) -> Vec<Complex64> {
+    let (ls, ms, ns) = pixels(side);
+    (0..side * side)
+        .into_par_iter()
+        .map(|p| image_pixel(&obs.u, &obs.v, &obs.w, &obs.vis, (ls[p], ms[p], ns[p])))
+        .collect()
+}
+
+/// The pixel with the largest real part, as (column, row).
+fn brightest(image: &[Complex64], side: usize) -> (usize, usize) {
+    let p = (0..image.len())
+        .max_by(|&a, &b| image[a].re.total_cmp(&image[b].re))
+        .unwrap_or(0);
+    (p % side, p / side)
+}
+
 fn main() {
-    let side = arg_usize(1, "the image side in pixels", 48, 2, 4096);
-    let n_vis = arg_usize(2, "the number of visibilities", 2048, 1, 1 << 22);
+    let (side, n_vis, seed) = course::cli::parse(
+        "Images the chapter's made-up sky on the CPU, serially and with rayon.",
+        |args| {
+            (
+                args.usize("SIDE", "the image side in pixels", 48, 2, 4096),
+                args.usize(
+                    "VISIBILITIES",
+                    "the number of visibilities",
+                    2048,
+                    1,
+                    1 << 22,
+                ),
+                args.seed(),
+            )
+        },
+    );
     println!("{}", describe_cpu());
-    let seed = fresh_seed();
     let obs = observe(n_vis, Some(&mut Rng::new(seed)));
+    println!("noise seed {seed}");
     println!(
-        "{n_vis} visibilities from {} antennas over {} time steps, noise seed {seed} (varies)",
+        "{n_vis} visibilities from {} antennas over {} time steps",
         obs.antennas, obs.time_steps
     );
     println!(
@@ -71,20 +104,45 @@ fn main() {
     // ANCHOR_END: images
 
     // ANCHOR: check
+    // Each pixel adds the same terms in the same order in both versions: equal to the last bit.
     let (serial, parallel) = (image_serial(), image_rayon());
-    let peak = serial.iter().map(|z| z.re).fold(f64::MIN, f64::max);
-    let worst = serial
-        .iter()
-        .zip(&parallel)
-        .map(|(a, b)| (a - b).norm())
-        .fold(0.0, f64::max);
+    let differ = count_mismatches(&serial, &parallel);
     println!(
-        "largest difference, relative to the peak: {:.1e} (varies)",
-        worst / peak
+        "pixels that differ between the serial and rayon images: {differ} of {}: {}",
+        side * side,
+        verdict(differ == 0)
     );
+    let (col, row) = brightest(&serial, side);
+    let source = pixel_of(side, brightest_point());
     println!(
-        "rayon's image equals the serial one to 1e-12 of the peak: {}",
-        verdict(worst <= 1e-12 * peak)
+        "brightest pixel (column {col}, row {row}), {:.3}; the brightest source's pixel ({}, {}): {}",
+        serial[row * side + col].re,
+        source.0,
+        source.1,
+        verdict((col, row) == source)
     );
     // ANCHOR_END: check
+
+    // ANCHOR: known
+    // The known answer: a 1 Jy point source, seen by the same baselines, lying exactly on one
+    // pixel, must image to exactly 1 there (to rounding), and to less everywhere else.
+    let source = (side / 4, 2 * side / 3);
+    let point = image_with_rayon(
+        &observe_point_source(n_vis, direction_of(side, source)),
+        side,
+    );
+    let at_source = point[source.1 * side + source.0];
+    println!(
+        "a 1 Jy point source at pixel (column {}, row {}) images brightest there: {}",
+        source.0,
+        source.1,
+        verdict(brightest(&point, side) == source)
+    );
+    let (line, _) = within_bound(
+        &format!("value at its pixel {:.9}, error", at_source.re),
+        (at_source - 1.0).norm(),
+        1e-9,
+    );
+    println!("{line}");
+    // ANCHOR_END: known
 }

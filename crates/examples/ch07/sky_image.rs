@@ -1,14 +1,26 @@
 //! Draws the book's picture of the made-up sky: the real part of a SIDE × SIDE image from
 //! VISIBILITIES noise-free visibilities, computed with rayon in f64. Prints the SVG.
-use course::cli::arg_usize;
 use course::plot::grey_image_svg;
 use course::sky::{observe, pixels};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
 fn main() {
-    let side = arg_usize(1, "the image side in pixels", 128, 8, 1024);
-    let n_vis = arg_usize(2, "the number of visibilities", 4096, 1, 1 << 20);
+    let (side, n_vis) = course::cli::parse(
+        "Draws the chapter's made-up sky, imaged from noise-free visibilities, as an SVG.",
+        |args| {
+            (
+                args.usize("SIDE", "the image side in pixels", 128, 8, 1024),
+                args.usize(
+                    "VISIBILITIES",
+                    "the number of visibilities",
+                    4096,
+                    1,
+                    1 << 20,
+                ),
+            )
+        },
+    );
     let obs = observe(n_vis, None);
     let (ls, ms, ns) = pixels(side);
     // ANCHOR: image

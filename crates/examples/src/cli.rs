@@ -49,9 +49,9 @@ impl Args {
                     None => fail("`--seed` needs a value, a whole number"),
                 },
                 _ if word.starts_with("--seed=") => args.seed = Some(word[7..].to_string()),
-                _ if word.starts_with("--") => {
-                    fail(&format!("there is no option `{word}`; `--help` lists the arguments"))
-                }
+                _ if word.starts_with("--") => fail(&format!(
+                    "there is no option `{word}`; `--help` lists the arguments"
+                )),
                 _ => args.positional.push(word),
             }
         }
@@ -95,8 +95,17 @@ impl Args {
     }
 
     /// The next positional argument, a whole number in `min..=max`, if there is one.
-    pub fn optional_usize(&mut self, name: &str, what: &str, min: usize, max: usize) -> Option<usize> {
-        self.describe(format!("[{name}]"), format!("{name:<14} {what}, {min} to {max} (optional)"));
+    pub fn optional_usize(
+        &mut self,
+        name: &str,
+        what: &str,
+        min: usize,
+        max: usize,
+    ) -> Option<usize> {
+        self.describe(
+            format!("[{name}]"),
+            format!("{name:<14} {what}, {min} to {max} (optional)"),
+        );
         self.take().map(|text| check_range(&text, what, min, max))
     }
 
@@ -114,13 +123,15 @@ impl Args {
     pub fn seed(&mut self) -> u64 {
         self.describe(
             "[--seed N]".into(),
-            format!("{:<14} seed of the random inputs (default {DEFAULT_SEED})", "--seed N"),
+            format!(
+                "{:<14} seed of the random inputs (default {DEFAULT_SEED})",
+                "--seed N"
+            ),
         );
         match &self.seed {
             None => DEFAULT_SEED,
-            Some(text) => parse_u64(text).unwrap_or_else(|| {
-                fail(&format!("the seed must be a whole number, not `{text}`"))
-            }),
+            Some(text) => parse_u64(text)
+                .unwrap_or_else(|| fail(&format!("the seed must be a whole number, not `{text}`"))),
         }
     }
 
@@ -140,10 +151,14 @@ impl Args {
                 1 => "at most 1 argument".to_string(),
                 n => format!("at most {n} arguments"),
             };
-            fail(&format!("`{extra}` is one argument too many: {program} takes {expected}; `--help` lists them"));
+            fail(&format!(
+                "`{extra}` is one argument too many: {program} takes {expected}; `--help` lists them"
+            ));
         }
         if self.seed.is_some() && !self.usage.iter().any(|u| u == "[--seed N]") {
-            fail(&format!("{program} draws no random numbers, so it takes no `--seed`"));
+            fail(&format!(
+                "{program} draws no random numbers, so it takes no `--seed`"
+            ));
         }
     }
 }
@@ -174,7 +189,9 @@ pub fn no_args(about: &str) {
 fn check_range(text: &str, what: &str, min: usize, max: usize) -> usize {
     match parse_usize(text) {
         Some(v) if (min..=max).contains(&v) => v,
-        _ => fail(&format!("{what} must be a whole number from {min} to {max}, not `{text}`")),
+        _ => fail(&format!(
+            "{what} must be a whole number from {min} to {max}, not `{text}`"
+        )),
     }
 }
 

@@ -31,5 +31,8 @@ pub fn verdict(ok: bool) -> &'static str {
 /// reads (`largest error 8.9e-6, bound 1e-5: yes`), and whether it does. NaN never passes.
 pub fn within_bound(what: &str, value: f64, bound: f64) -> (String, bool) {
     let ok = value.abs() <= bound; // false for NaN
-    (format!("{what} {value:.1e}, bound {bound:.0e}: {}", verdict(ok)), ok)
+    (
+        format!("{what} {value:.1e}, bound {bound:.0e}: {}", verdict(ok)),
+        ok,
+    )
 }

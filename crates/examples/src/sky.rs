@@ -5,7 +5,9 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{
+    CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
+};
 use num_complex::Complex64;
 
 use crate::gpu::OrExit;
@@ -117,7 +119,26 @@ fn antennas() -> Vec<[f64; 3]> {
 
 /// `n_vis` visibilities: every pair of antennas at successive time steps, as many steps as
 /// needed. With `noise`, each visibility gets Gaussian noise of 1 Jy in each part.
-pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
+pub fn observe(n_vis: usize, noise: Option<&mut Rng>) -> Observation {
+    observe_sky(n_vis, &SKY, noise)
+}
+
+/// The same baselines as [`observe`], looking at a sky of one point source of 1 Jy at `(l, m)`
+/// and nothing else, without noise. Imaged at `(l, m)` itself every term of the sum is
+/// V·e^{+iφ} = e^{−iφ}·e^{+iφ} = 1, so the pixel there is exactly 1, and no pixel is brighter:
+/// an answer known without running any imaging code.
+pub fn observe_point_source(n_vis: usize, (l, m): (f64, f64)) -> Observation {
+    let source = Component {
+        l,
+        m,
+        flux: 1.0,
+        sigma_l: 0.0,
+        sigma_m: 0.0,
+    };
+    observe_sky(n_vis, &[source], None)
+}
+
+fn observe_sky(n_vis: usize, sky: &[Component], mut noise: Option<&mut Rng>) -> Observation {
     let ants = antennas();
     let (lat, dec) = (LATITUDE.to_radians(), DECLINATION.to_radians());
     let mut baselines = Vec::new();
@@ -153,7 +174,7 @@ pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
             let v = -dec.sin() * h.cos() * x + dec.sin() * h.sin() * y + dec.cos() * z;
             let w = dec.cos() * h.cos() * x - dec.cos() * h.sin() * y + dec.sin() * z;
             let mut vis = Complex64::new(0.0, 0.0);
-            for c in &SKY {
+            for c in sky {
                 // A Gaussian of widths σ has the Gaussian taper exp(−2π²(σ_l²u² + σ_m²v²)).
                 let taper = (-2.0
                     * std::f64::consts::PI.powi(2)
@@ -178,18 +199,23 @@ pub fn observe(n_vis: usize, mut noise: Option<&mut Rng>) -> Observation {
 /// The direction cosines `(l, m, n')` of every pixel of a `side` × `side` image of the field,
 /// row by row (`m` grows with the row, `l` with the column), pixel `side / 2` at the centre.
 pub fn pixels(side: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let cell = FIELD / side as f64;
-    let coord = |i: usize| (i as f64 - (side / 2) as f64) * cell;
     let (mut ls, mut ms, mut ns) = (Vec::new(), Vec::new(), Vec::new());
     for row in 0..side {
         for col in 0..side {
-            let (l, m) = (coord(col), coord(row));
+            let (l, m) = direction_of(side, (col, row));
             ls.push(l);
             ms.push(m);
             ns.push(n_minus_one(l, m));
         }
     }
     (ls, ms, ns)
+}
+
+/// The direction cosines `(l, m)` of pixel (column, row), exactly as [`pixels`] computes them.
+pub fn direction_of(side: usize, (col, row): (usize, usize)) -> (f64, f64) {
+    let cell = FIELD / side as f64;
+    let coord = |i: usize| (i as f64 - (side / 2) as f64) * cell;
+    (coord(col), coord(row))
 }
 
 /// The pixel (column, row) of a `side` × `side` image nearest to direction `(l, m)`.
@@ -234,14 +260,76 @@ pub fn upload<T: DeviceRepr + Copy>(
         ls: send(&ls),
         ms: send(&ms),
         ns: send(&ns),
-        n_px: (side * side) as i32,
+        n_px: index(side * side, "pixels"),
         us: send(&obs.u),
         vs: send(&obs.v),
         ws: send(&obs.w),
         vis: stream
             .clone_htod(&vis)
             .or_exit("copy the visibilities to the GPU"),
-        n_vis: obs.vis.len() as i32,
+        n_vis: index(obs.vis.len(), "visibilities"),
         inv_n: to(1.0 / obs.vis.len() as f64),
+    }
+}
+
+/// A count as the kernels' `int`; one sentence and exit status 2 if it does not fit.
+fn index(count: usize, what: &str) -> i32 {
+    i32::try_from(count).unwrap_or_else(|_| {
+        crate::cli::fail(&format!(
+            "{count} {what} is more than the kernels' int indices hold"
+        ))
+    })
+}
+
+/// Threads per block of every imaging launch. The tiled kernels of `kernels/ch07-imaging.cu`
+/// fill one entry of a tile per thread, so they are written for blocks of exactly `TILE`
+/// threads and declare it with `__launch_bounds__(TILE)`; [`check_block`] compares the two.
+pub const BLOCK: u32 = 256;
+
+/// Exit with one sentence unless the kernel file's `#define TILE` is [`BLOCK`].
+pub fn check_block(file: &crate::kernel::KernelFile) {
+    let tile = file
+        .source
+        .lines()
+        .find_map(|line| line.strip_prefix("#define TILE "))
+        .and_then(|value| value.trim().parse::<u32>().ok());
+    if tile != Some(BLOCK) {
+        eprintln!(
+            "Error: kernels/{} is written for blocks of {tile:?} threads, but the program launches {BLOCK}.",
+            file.name
+        );
+        std::process::exit(1);
+    }
+}
+
+impl<T: DeviceRepr> OnGpu<T> {
+    /// Launch one imaging kernel (any of chapter 7's: they all take these eleven arguments)
+    /// with `per_thread` pixels per thread, in blocks of [`BLOCK`] threads, writing `img`.
+    pub fn launch(
+        &self,
+        stream: &Arc<CudaStream>,
+        kernel: &CudaFunction,
+        per_thread: usize,
+        img: &mut CudaSlice<[T; 2]>,
+    ) {
+        let threads = (self.n_px as usize).div_ceil(per_thread) as u32;
+        let config = LaunchConfig {
+            grid_dim: (threads.div_ceil(BLOCK), 1, 1),
+            block_dim: (BLOCK, 1, 1),
+            shared_mem_bytes: 0,
+        };
+        let mut launch = stream.launch_builder(kernel);
+        launch
+            .arg(&self.ls)
+            .arg(&self.ms)
+            .arg(&self.ns)
+            .arg(&self.n_px);
+        launch
+            .arg(&self.us)
+            .arg(&self.vs)
+            .arg(&self.ws)
+            .arg(&self.vis);
+        launch.arg(&self.n_vis).arg(&self.inv_n).arg(img);
+        unsafe { launch.launch(config) }.or_exit("launch an imaging kernel");
     }
 }

@@ -4,12 +4,12 @@
 //! The claims are written in each kernel file, one per line, each about one kernel:
 //!
 //! ```text
-//! // check: image_fma has fma.rn.f32             the PTX of kernel image_fma contains the text
-//! // check: image_fma lacks .f64                 ... does not contain it
-//! // check: image_fma has explicit fma.rn.f32    ... contains it when compiled with --fmad=false
-//! // check: image_f32 lacks explicit fma.rn.f32  ... does not contain it then
-//! // check: every kernel lacks .f64              the claim holds for each kernel of the file
-//! // check: compiled with --use_fast_math        the file's program compiles it with fast math
+//! // check: image_fma has fma.rn.f32                  the PTX of kernel image_fma holds the text
+//! // check: image_fma lacks .f64                      ... does not hold it
+//! // check: image_fma has explicit fma.rn.f32         ... holds it when compiled with --fmad=false
+//! // check: image_coarse_4 lacks explicit fma.rn.f32  ... does not hold it then
+//! // check: every kernel lacks .f64                   the claim holds for each kernel of the file
+//! // check: compiled with --use_fast_math             the file's program compiles it so
 //! ```
 //!
 //! A kernel's PTX runs from its `.entry NAME(` to the brace that closes its body. NVRTC turns
@@ -23,7 +23,7 @@
 use std::path::Path;
 
 use course::kernel::{KernelFile, compile_with, nvrtc_present};
-use libtest_mimic::{Arguments, Completion, Trial};
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 /// One `// check:` line: `kernel` is `None` for `every kernel`.
 struct Claim {
@@ -53,11 +53,12 @@ fn claims(source: &str) -> Result<Claims, String> {
             c.fast_math = true;
             continue;
         }
-        let unknown = || format!("unknown check `{line}`: expected `KERNEL has|lacks [explicit] TEXT`");
+        let unknown = || format!("unknown check `{line}`: see crates/examples/tests/kernels.rs");
         let (kernel, rest) = match line.strip_prefix("every kernel ") {
             Some(rest) => (None, rest),
             None => line
                 .split_once(' ')
+                .filter(|(k, _)| *k != "PTX") // the old file-wide form
                 .map(|(k, rest)| (Some(k.to_string()), rest))
                 .ok_or_else(unknown)?,
         };
@@ -133,6 +134,30 @@ fn check(claims: &Claims, ptx: &str, exact: &str) -> Vec<String> {
     failures
 }
 
+/// Compile `file` for `arch` and check the claims written in it.
+fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
+    let name = file.name;
+    let claims = claims(file.source).map_err(|e| format!("kernels/{name}: {e}"))?;
+    if !nvrtc_present() {
+        if std::env::var("CI").is_ok_and(|v| v == "true") {
+            return Err("NVRTC (libnvrtc.so.13) is missing, and CI must check every kernel".into());
+        }
+        return Ok(Completion::ignored_with(
+            "NVRTC (libnvrtc.so.13) not found; run scripts/install-nvrtc.sh to check kernels without a GPU",
+        ));
+    }
+    let ptx = compile_with(&file, arch, claims.fast_math, &[])?.to_src();
+    let exact = match claims.list.iter().any(|c| c.explicit) {
+        true => compile_with(&file, arch, claims.fast_math, &["--fmad=false"])?.to_src(),
+        false => String::new(),
+    };
+    let failures = check(&claims, &ptx, &exact);
+    if failures.is_empty() {
+        return Ok(Completion::Completed);
+    }
+    Err(format!("kernels/{name} for {arch}:\n  {}", failures.join("\n  ")).into())
+}
+
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
 /// When `scripts/install-nvrtc.sh` has put NVRTC in `.nvrtc/`, run this test again with the
@@ -182,33 +207,10 @@ fn main() {
             .leak();
         let name: &'static str = file.leak();
         for arch in ARCHS {
-            trials.push(Trial::ignorable_test(format!("kernel::{name}::{arch}"), move || {
-                let claims = claims(source).map_err(|e| format!("kernels/{name}: {e}"))?;
-                if !nvrtc_present() {
-                    if std::env::var("CI").is_ok_and(|v| v == "true") {
-                        return Err("NVRTC (libnvrtc.so.13) is missing, and CI must check every kernel".into());
-                    }
-                    return Ok(Completion::ignored_with(
-                        "NVRTC (libnvrtc.so.13) not found; run scripts/install-nvrtc.sh to check kernels without a GPU",
-                    ));
-                }
-                let file = KernelFile { name, source };
-                let ptx = compile_with(&file, arch, claims.fast_math, &[])?.to_src();
-                let exact = match claims.list.iter().any(|c| c.explicit) {
-                    true => compile_with(&file, arch, claims.fast_math, &["--fmad=false"])?.to_src(),
-                    false => String::new(),
-                };
-                if let Ok(d) = std::env::var("TMP_DUMP") { // TEMP
-                    let e = compile_with(&file, arch, claims.fast_math, &["--fmad=false"])?.to_src();
-                    std::fs::write(format!("{d}/{name}.{arch}.ptx"), &ptx).unwrap();
-                    std::fs::write(format!("{d}/{name}.{arch}.nofma.ptx"), &e).unwrap();
-                }
-                let failures = check(&claims, &ptx, &exact);
-                if !failures.is_empty() {
-                    return Err(format!("kernels/{name} for {arch}:\n  {}", failures.join("\n  ")).into());
-                }
-                Ok(Completion::Completed)
-            }));
+            trials.push(Trial::ignorable_test(
+                format!("kernel::{name}::{arch}"),
+                move || check_file(KernelFile { name, source }, arch),
+            ));
         }
     }
     let conclusion = libtest_mimic::run(&args, trials);

@@ -5,12 +5,18 @@
 //! with the reason, and counted in the summary; they are never reported as passed.
 //! `BLESS=1 cargo test -p course --test outputs` rewrites the CPU cases from a fresh run.
 //!
+//! Each CPU program that takes `--seed` is run a second time on a fresh seed, and every verdict
+//! the book shows must hold again. Every program answers `--help` with a usage and refuses an
+//! unknown option with one sentence.
+//!
 //! The figures in `src/` are checked the same way: each SVG's first line names the program
 //! that draws it, which is run, and its drawing must equal the committed file.
 
 use std::path::{Path, PathBuf};
 
-use checker::{Case, compare, find_cases};
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use checker::{Case, compare, compare_verdicts, find_cases};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 fn bin_dir() -> PathBuf {
@@ -21,6 +27,9 @@ fn bin_dir() -> PathBuf {
         .expect("target/<profile>")
         .to_path_buf()
 }
+
+/// Numbers the output comparisons masked, over all cases.
+static MASKED: AtomicUsize = AtomicUsize::new(0);
 
 fn output_trial(path: PathBuf, root: &Path) -> Trial {
     let case = match Case::read(&path, root) {
@@ -49,7 +58,7 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             case.bless(&run.printed)?;
             return Ok(Completion::Completed);
         }
-        compare(&case.expected, &run.printed).map_err(|why| {
+        let compared = compare(&case.expected, &run.printed).map_err(|why| {
             Failed::from(format!(
                 "{} ({}): {why}\n--- the run printed ---\n{}",
                 case.name,
@@ -57,8 +66,98 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
                 run.printed
             ))
         })?;
+        MASKED.fetch_add(compared.masked, Ordering::Relaxed);
+        // One test at a time, so this lands on the test's own line, before its `ok`.
+        print!(
+            "{} masked, {} within a bound: ",
+            compared.masked, compared.within_bound
+        );
         Ok(Completion::Completed)
     })
+}
+
+/// The same program on a fresh seed: the book's verdicts must hold on any input.
+fn fresh_seed_trial(path: PathBuf, root: &Path) -> Option<Trial> {
+    let case = Case::read(&path, root).ok().filter(|c| !c.gpu)?;
+    Some(Trial::test(
+        format!("fresh-seed::{}", case.name),
+        move || {
+            if !case.takes_seed(&bin_dir()) {
+                return Ok(());
+            }
+            let seed = checker::fresh_seed();
+            let run = case.run_with_seed(&bin_dir(), seed)?;
+            compare_verdicts(&case.expected, &run.printed).map_err(|why| {
+                format!(
+                    "{} with --seed {seed}: {why}\n--- the run printed ---\n{}",
+                    case.name, run.printed
+                )
+            })?;
+            Ok(())
+        },
+    ))
+}
+
+/// `--help` prints a usage and exits 0; an unknown option gets one sentence and status 2.
+fn command_line_trial(bin: String) -> Trial {
+    Trial::test(format!("command-line::{bin}"), move || {
+        let exe = bin_dir().join(&bin);
+        let help = std::process::Command::new(&exe)
+            .arg("--help")
+            .output()
+            .map_err(|e| format!("cannot run {bin}: {e}"))?;
+        let usage = String::from_utf8_lossy(&help.stdout);
+        if !help.status.success() || !usage.starts_with(&format!("Usage: {bin}")) {
+            return Err(format!("`{bin} --help` printed no usage:\n{usage}").into());
+        }
+        let bad = std::process::Command::new(&exe)
+            .arg("--no-such-option")
+            .output()
+            .map_err(|e| format!("cannot run {bin}: {e}"))?;
+        let said = String::from_utf8_lossy(&bad.stderr);
+        if bad.status.code() != Some(2) || said.lines().count() != 1 || !said.starts_with("Error: ")
+        {
+            return Err(format!(
+                "`{bin} --no-such-option` should exit 2 with one sentence, got {:?}:\n{said}",
+                bad.status.code()
+            )
+            .into());
+        }
+        Ok(())
+    })
+}
+
+/// Every program of the book: the `chNN/*.rs` files, which must all be binaries.
+fn programs(root: &Path) -> Result<Vec<String>, String> {
+    let manifest = std::fs::read_to_string(root.join("Cargo.toml")).map_err(|e| e.to_string())?;
+    let mut found = Vec::new();
+    for dir in std::fs::read_dir(root)
+        .map_err(|e| e.to_string())?
+        .flatten()
+    {
+        let name = dir.file_name().to_string_lossy().into_owned();
+        if !(name.starts_with("ch") && dir.path().is_dir()) {
+            continue;
+        }
+        for file in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let file = file.file_name().to_string_lossy().into_owned();
+            if let Some(stem) = file.strip_suffix(".rs") {
+                let entry = format!("name = \"{stem}\"\npath = \"{name}/{file}\"");
+                if !manifest.contains(&entry) {
+                    return Err(format!(
+                        "{name}/{file} has no [[bin]] entry `{entry}` in crates/examples/Cargo.toml"
+                    ));
+                }
+                found.push(stem.to_string());
+            }
+        }
+    }
+    found.sort();
+    Ok(found)
 }
 
 /// `<!-- drawn by `amdahl svg` -->` on the first line of a figure (no `--` inside: XML forbids it
@@ -122,11 +221,24 @@ fn main() {
         .into_iter()
         .map(|p| output_trial(p, root))
         .collect();
+    let paths = find_cases(root);
+    trials.extend(paths.into_iter().filter_map(|p| fresh_seed_trial(p, root)));
+    match programs(root) {
+        Ok(bins) => trials.extend(bins.into_iter().map(command_line_trial)),
+        Err(e) => trials.push(Trial::test(
+            "command-line::every-program-is-a-binary",
+            move || Err(e.into()),
+        )),
+    }
     let mut figures = Vec::new();
     svgs(&root.join("../../src"), &mut figures);
     figures.sort();
     trials.extend(figures.into_iter().map(figure_trial));
     let conclusion = libtest_mimic::run(&args, trials);
+    println!(
+        "The output comparisons masked {} numbers (times, rates, and lines marked `(varies)` or `(this machine)`); every other number was compared.",
+        MASKED.load(Ordering::Relaxed)
+    );
     if conclusion.num_ignored > 0 {
         println!(
             "{} output tests were skipped, not passed: they need an NVIDIA GPU (listed above as ignored).",

@@ -42,7 +42,10 @@ fn main() {
             }
             let c = compare(&case.expected, &run.printed)
                 .map_err(|why| format!("{why}\n--- the run printed ---\n{}", run.printed))?;
-            let mut said = format!("ok ({} masked, {} within a bound)", c.masked, c.within_bound);
+            let mut said = format!(
+                "ok ({} masked, {} within a bound)",
+                c.masked, c.within_bound
+            );
             if fresh && case.takes_seed(&bin_dir) {
                 let seed = checker::fresh_seed();
                 let run = case.run_with_seed(&bin_dir, seed)?;

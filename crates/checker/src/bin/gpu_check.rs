@@ -93,7 +93,11 @@ fn main() {
     });
 
     let tally = if sanitize {
-        let expected = read_expected_findings(&case_dir.join(checker::cases::SANITIZER_EXPECTED));
+        let expected = read_expected_findings(&case_dir.join(checker::cases::SANITIZER_EXPECTED))
+            .unwrap_or_else(|e| {
+                eprintln!("Error: {e}.");
+                std::process::exit(1)
+            });
         let (tally, lines) = run_sanitizer(&cases, &bin_dir, &expected);
         let summary = format!(
             "{}\n{} passed, {} failed, {} skipped\n",
@@ -182,36 +186,61 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
     tally
 }
 
-/// `program tool` pairs that must be flagged: the book's deliberately racy demos.
-fn read_expected_findings(path: &Path) -> Vec<(String, String)> {
-    std::fs::read_to_string(path)
-        .unwrap_or_default()
-        .lines()
-        .map(|l| l.split('#').next().unwrap_or("").trim())
-        .filter(|l| !l.is_empty())
-        .filter_map(|l| l.split_once(char::is_whitespace))
-        .map(|(p, t)| (p.trim().to_string(), t.trim().to_string()))
-        .collect()
+/// A finding compute-sanitizer must report: one of the book's deliberate mistakes.
+struct Finding {
+    program: String,
+    tool: String,
+    /// The errors its summary must count, exactly.
+    errors: usize,
+    /// Text that the report must hold: the kind of the finding.
+    kind: String,
 }
 
-/// Each program once, with the arguments of its shortest-named case (the plain run; a case such
-/// as `histogram_big` exists to measure, not to be sanitised at 10-100 times the run time).
-/// The runs are independent and mostly wait on the sanitizer's host side, so several go at once.
-/// Returns the tally and one line per run (its first line), sorted, for `sanitizer.txt`.
-fn run_sanitizer(
-    cases: &[Case],
-    bin_dir: &Path,
-    expected: &[(String, String)],
-) -> (Tally, Vec<String>) {
-    let mut chosen: BTreeMap<&str, &Case> = BTreeMap::new();
-    for case in cases {
-        let entry = chosen.entry(case.bin.as_str()).or_insert(case);
-        if case.name.len() < entry.name.len() {
-            *entry = case;
+/// Lines `program tool N errors: TEXT` (`# comments` ignored); a malformed line is an error.
+fn read_expected_findings(path: &Path) -> Result<Vec<Finding>, String> {
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let mut found = Vec::new();
+    for line in text.lines().map(str::trim) {
+        if line.is_empty() || line.starts_with('#') {
+            continue;
         }
+        let bad = || {
+            format!(
+                "`{line}` in {} is not `program tool N errors: TEXT`",
+                path.display()
+            )
+        };
+        let (head, kind) = line.split_once(':').ok_or_else(bad)?;
+        let words: Vec<&str> = head.split_whitespace().collect();
+        let [program, tool, errors, "error" | "errors"] = words[..] else {
+            return Err(bad());
+        };
+        found.push(Finding {
+            program: program.into(),
+            tool: tool.into(),
+            errors: errors.parse().map_err(|_| bad())?,
+            kind: kind.trim().into(),
+        });
     }
-    let jobs: Vec<(&Case, &str)> = chosen
-        .into_values()
+    Ok(found)
+}
+
+/// The errors a sanitizer report counts: `ERROR SUMMARY: 1 error` (memcheck, synccheck,
+/// initcheck) or `RACECHECK SUMMARY: 9 hazards displayed (8 errors, 1 warning)`.
+fn errors_counted(summary: &str) -> Option<usize> {
+    let counted = summary.rsplit_once(" error")?.0;
+    let digits = counted.rsplit(|c: char| !c.is_ascii_digit()).next()?;
+    digits.parse().ok()
+}
+
+/// Every case under every tool, so that every code path a case reaches is checked (problems a
+/// program shrinks under the sanitizer: see `course::gpu::problem_size`). The runs are
+/// independent and mostly wait on the sanitizer's host side, so several go at once.
+/// Returns the tally and one line per run (its first line), sorted, for `sanitizer.txt`.
+fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[Finding]) -> (Tally, Vec<String>) {
+    let jobs: Vec<(&Case, &str)> = cases
+        .iter()
         .flat_map(|c| SANITIZER_TOOLS.map(|t| (c, t)))
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
@@ -265,7 +294,7 @@ fn sanitize_one(
     case: &Case,
     tool: &str,
     bin_dir: &Path,
-    expected: &[(String, String)],
+    expected: &[Finding],
 ) -> (Outcome, String) {
     let label = format!("{} under {tool}", case.name);
     let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
@@ -299,8 +328,22 @@ fn sanitize_one(
         .last()
         .map(|l| l.trim_start_matches("========= ").trim().to_string())
         .unwrap_or_else(|| "no summary".into());
-    let wanted = expected.iter().any(|(p, t)| *p == case.bin && t == tool);
-    match (code, wanted) {
+    let wanted = expected
+        .iter()
+        .find(|f| f.program == case.bin && f.tool == tool);
+    if let (99, Some(f)) = (code, wanted) {
+        let errors = errors_counted(&summary);
+        if errors != Some(f.errors) || !text.contains(&f.kind) {
+            return (
+                Outcome::Failed(label.clone()),
+                format!(
+                    "FAILED {label}: expected {} error(s) reporting `{}`, found {summary}",
+                    f.errors, f.kind
+                ),
+            );
+        }
+    }
+    match (code, wanted.is_some()) {
         (checker::EXIT_NO_GPU, _) => (
             Outcome::Skipped(label.clone()),
             format!("skipped {label}: no GPU"),
@@ -393,5 +436,37 @@ fn write_results(out: &Path) {
     }
     if let Err(e) = std::fs::write(out.join("results.md"), md) {
         eprintln!("Error: cannot write results.md: {e}.");
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn summaries_count_errors() {
+        assert_eq!(errors_counted("ERROR SUMMARY: 1 error"), Some(1));
+        assert_eq!(errors_counted("ERROR SUMMARY: 12 errors"), Some(12));
+        let race = "RACECHECK SUMMARY: 9 hazards displayed (8 errors, 1 warning)";
+        assert_eq!(errors_counted(race), Some(8));
+        assert_eq!(errors_counted("no summary"), None);
+    }
+
+    #[test]
+    fn the_expected_findings_parse() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../examples")
+            .join(checker::cases::SANITIZER_EXPECTED);
+        let found = read_expected_findings(&path).unwrap();
+        assert!(
+            found
+                .iter()
+                .any(|f| f.program == "grid_sync" && f.errors == 1)
+        );
+        assert!(
+            found
+                .iter()
+                .all(|f| SANITIZER_TOOLS.contains(&f.tool.as_str()))
+        );
     }
 }
