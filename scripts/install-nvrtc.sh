@@ -8,6 +8,8 @@ if [ -f .nvrtc/nvidia/cu13/lib/libnvrtc.so.13 ] && [ -d .nvrtc/nvidia/cu13/inclu
     echo "NVRTC is already in .nvrtc/"
     exit 0
 fi
+echo "Fetching NVRTC 13.0 and the CUDA headers from PyPI into .nvrtc/ (about 250 MB: nvidia-cuda-nvrtc,"
+echo "nvidia-cuda-runtime, nvidia-cuda-cccl); once only, cargo test then finds them there."
 python3 -m pip install --quiet --disable-pip-version-check --root-user-action=ignore --no-deps --target .nvrtc \
     nvidia-cuda-nvrtc==13.0.88 nvidia-cuda-runtime==13.0.96 nvidia-cuda-cccl==13.0.85
 echo "NVRTC 13.0 installed in .nvrtc/; cargo test will use it."

@@ -15,7 +15,7 @@ pub struct KernelFile {
     pub source: &'static str,
 }
 
-/// Embeds `kernels/<file>` in the program: `kernel_file!("adder.cu")`.
+/// Embeds `kernels/<file>` in the program: `kernel_file!("ch04-adder.cu")`.
 #[macro_export]
 macro_rules! kernel_file {
     ($file:literal) => {
