@@ -21,7 +21,8 @@ __device__ inline int gridsize_1d()
 // ANCHOR: grid_stride
 // Correct for any grid: a thread takes element i, then jumps ahead by the number of threads
 // in the whole grid, until it runs off the end.
-extern "C" __global__ void adder_grid_stride(const double *xs, const double *ys, double *zs, int n)
+extern "C" __global__ void adder_grid_stride(
+    const double *xs, const double *ys, double *zs, int n)
 {
     for (int i = grid_1d(); i < n; i += gridsize_1d()) {
         zs[i] = xs[i] + ys[i];
@@ -31,7 +32,8 @@ extern "C" __global__ void adder_grid_stride(const double *xs, const double *ys,
 
 // ANCHOR: grid_stride_raw
 // The same loop, written with the built-in variables instead of the helpers.
-extern "C" __global__ void adder_grid_stride_raw(const double *xs, const double *ys, double *zs, int n)
+extern "C" __global__ void adder_grid_stride_raw(
+    const double *xs, const double *ys, double *zs, int n)
 {
     int first = blockIdx.x * blockDim.x + threadIdx.x;
     int step = gridDim.x * blockDim.x;
@@ -44,7 +46,8 @@ extern "C" __global__ void adder_grid_stride_raw(const double *xs, const double 
 // ANCHOR: matrix_add_2d
 // One thread per element of a row-major matrix. x, the dimension whose neighbours sit in
 // the same warp, walks along a row, so a warp reads 32 neighbouring elements.
-extern "C" __global__ void matrix_add_2d(const double *xs, const double *ys, double *zs, int rows, int cols)
+extern "C" __global__ void matrix_add_2d(
+    const double *xs, const double *ys, double *zs, int rows, int cols)
 {
     int col = blockIdx.x * blockDim.x + threadIdx.x;
     int row = blockIdx.y * blockDim.y + threadIdx.y;
@@ -58,7 +61,8 @@ extern "C" __global__ void matrix_add_2d(const double *xs, const double *ys, dou
 // ANCHOR: matrix_add_row_from_x
 // The same sum with the roles swapped, as `i, j = cuda.grid(2)` gives them: x now picks the
 // row, so the 32 threads of a warp touch 32 different rows, `cols` elements apart.
-extern "C" __global__ void matrix_add_row_from_x(const double *xs, const double *ys, double *zs, int rows, int cols)
+extern "C" __global__ void matrix_add_row_from_x(
+    const double *xs, const double *ys, double *zs, int rows, int cols)
 {
     int row = blockIdx.x * blockDim.x + threadIdx.x;
     int col = blockIdx.y * blockDim.y + threadIdx.y;

@@ -14,7 +14,8 @@
 // Candidate 1: a 3-D grid, one thread per (i, j, k). The n threads that share (i, j) all
 // read C[i][j], add their product and write it back, at the same time. Here k runs along
 // x, so the 32 threads of a warp collide on one element in one instruction.
-extern "C" __global__ void matmul_racy_ijk(const float *a, const float *b, float *c, int m, int n, int p)
+extern "C" __global__ void matmul_racy_ijk(
+    const float *a, const float *b, float *c, int m, int n, int p)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     int j = blockIdx.y * blockDim.y + threadIdx.y;
@@ -28,7 +29,8 @@ extern "C" __global__ void matmul_racy_ijk(const float *a, const float *b, float
 // ANCHOR: racy_ik
 // Candidate 3: a 2-D grid over (i, k), each thread looping over j. Threads with the same i
 // and different k update the same row of C.
-extern "C" __global__ void matmul_racy_ik(const float *a, const float *b, float *c, int m, int n, int p)
+extern "C" __global__ void matmul_racy_ik(
+    const float *a, const float *b, float *c, int m, int n, int p)
 {
     int k = blockIdx.x * blockDim.x + threadIdx.x;
     int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -42,7 +44,8 @@ extern "C" __global__ void matmul_racy_ik(const float *a, const float *b, float 
 
 // ANCHOR: sum_in_global
 // Candidate 2: one thread per element of C, adding straight into C in global memory.
-extern "C" __global__ void matmul_sum_in_global(const float *a, const float *b, float *c, int m, int n, int p)
+extern "C" __global__ void matmul_sum_in_global(
+    const float *a, const float *b, float *c, int m, int n, int p)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -58,7 +61,8 @@ extern "C" __global__ void matmul_sum_in_global(const float *a, const float *b, 
 // ANCHOR: sum_in_register
 // Candidate 2 again, with the running sum in a local variable (a register): one write of C
 // at the end instead of one per term.
-extern "C" __global__ void matmul_sum_in_register(const float *a, const float *b, float *c, int m, int n, int p)
+extern "C" __global__ void matmul_sum_in_register(
+    const float *a, const float *b, float *c, int m, int n, int p)
 {
     int j = blockIdx.x * blockDim.x + threadIdx.x;
     int i = blockIdx.y * blockDim.y + threadIdx.y;
@@ -75,7 +79,8 @@ extern "C" __global__ void matmul_sum_in_register(const float *a, const float *b
 // ANCHOR: matmul_1d
 // Still one thread per element of C, on a 1-D grid: the thread's number is split into a
 // row (the quotient) and a column (the remainder), like Python's divmod.
-extern "C" __global__ void matmul_1d(const float *a, const float *b, float *c, int m, int n, int p)
+extern "C" __global__ void matmul_1d(
+    const float *a, const float *b, float *c, int m, int n, int p)
 {
     int ij = blockIdx.x * blockDim.x + threadIdx.x;
     if (ij < m * p) {

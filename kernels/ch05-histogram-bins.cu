@@ -6,7 +6,8 @@
 
 // ANCHOR: hist_shared_bins
 // Every entry of values must be below bins; the launch gives bins * 4 bytes of shared memory.
-extern "C" __global__ void hist_shared_bins(const unsigned *values, int n, int bins, unsigned *out)
+extern "C" __global__ void hist_shared_bins(
+    const unsigned *values, int n, int bins, unsigned *out)
 {
     extern __shared__ unsigned local[];
     for (int b = threadIdx.x; b < bins; b += blockDim.x) {

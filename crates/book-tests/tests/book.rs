@@ -220,7 +220,11 @@ fn attribute_values<'a>(html: &'a str, attribute: &str) -> Vec<&'a str> {
 }
 
 fn builds_without_dead_links() -> Result<(), Failed> {
-    let out = std::env::temp_dir().join(format!("gpu-course-book-{}", std::process::id()));
+    // `COURSE_BOOK_OUT=DIR` keeps the built book there, for the browser check.
+    let kept = std::env::var_os("COURSE_BOOK_OUT").map(PathBuf::from);
+    let out = kept.clone().unwrap_or_else(|| {
+        std::env::temp_dir().join(format!("gpu-course-book-{}", std::process::id()))
+    });
     let mut book = load()?;
     book.config.build.build_dir = out.clone();
     book.build()
@@ -279,7 +283,9 @@ fn builds_without_dead_links() -> Result<(), Failed> {
             }
         }
     }
-    let _ = std::fs::remove_dir_all(&out);
+    if kept.is_none() {
+        let _ = std::fs::remove_dir_all(&out);
+    }
     dead.sort();
     dead.dedup();
     if dead.is_empty() {

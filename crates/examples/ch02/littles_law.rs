@@ -38,7 +38,8 @@ fn workshop_example() {
     // a thread issues a load (100 cycles) and then 10 dependent adds (4 cycles each).
     let (cores, load_latency, adds, add_latency) = (10.0, 100.0, 10.0, 4.0);
     println!(
-        "the workshop's illustrative example: {cores} cores, loads of {load_latency} cycles, {adds} adds of {add_latency} cycles"
+        "the workshop's illustrative example: {cores} cores, loads of {load_latency} cycles, \
+         {adds} adds of {add_latency} cycles"
     );
     let loads = in_flight(cores, load_latency);
     println!(
@@ -50,7 +51,8 @@ fn workshop_example() {
     let per_thread_cycles = load_latency + adds * add_latency;
     let threads = in_flight(threads_per_cycle, per_thread_cycles);
     println!(
-        "issuing {cores} instructions per cycle from threads that each issue {} over {per_thread_cycles} cycles needs {threads:.1} threads",
+        "issuing {cores} instructions per cycle from threads that each issue {} \
+         over {per_thread_cycles} cycles needs {threads:.1} threads",
         1.0 + adds
     );
     // ANCHOR_END: workshop

@@ -50,7 +50,8 @@ fn main() {
         let cfg = LaunchConfig {
             grid_dim: ((n / tile) as u32, 1, 1),
             block_dim: (tile as u32, 1, 1),
-            shared_mem_bytes: (tile * size_of::<f32>()) as u32, // the kernel's `extern __shared__` tile
+            // The kernel's `extern __shared__` tile.
+            shared_mem_bytes: (tile * size_of::<f32>()) as u32,
         };
         unsafe {
             stream
@@ -63,7 +64,8 @@ fn main() {
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let want = reverse_each_tile(&x, tile);
         println!(
-            "tiles of {tile:>3} floats ({} bytes of shared memory per block): {} wrong, matches the CPU: {}",
+            "tiles of {tile:>3} floats ({} bytes of shared memory per block): \
+             {} wrong, matches the CPU: {}",
             cfg.shared_mem_bytes,
             count_mismatches(&out, &want),
             verdict(out == want)

@@ -283,7 +283,8 @@ fn report(
         );
     } else {
         println!(
-            "    runs of one {name}'s elements: {runs} for {groups} {name}s, {out_of_order} out of order (varies)"
+            "    runs of one {name}'s elements: {runs} for {groups} {name}s, \
+             {out_of_order} out of order (varies)"
         );
     }
 }

@@ -126,7 +126,8 @@ fn main() {
         .or_exit("count the SMs") as u32;
     let resident = per_sm * sms;
     println!(
-        "sum_grid_sync, {THREADS} threads per block: {per_sm} blocks per SM x {sms} SMs = {resident} resident blocks (this machine)"
+        "sum_grid_sync, {THREADS} threads per block: {per_sm} blocks per SM x {sms} SMs = \
+         {resident} resident blocks (this machine)"
     );
     // Under compute-sanitizer, whose instrumented kernels may need more registers, one block per SM.
     let blocks = problem_size(resident as usize, sms as usize) as u32;
