@@ -6,7 +6,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=$(find crates/examples -name '*.gpu.txt' | sort)
-bins=$(for c in $cases; do head -1 "$c" | sed -E 's/^\$ cargo run --release --bin ([^ ]+).*/\1/'; done | sort -u)
+cargo build -q -p checker --bin check-case
+bins=$(target/debug/check-case --bins $cases | sort -u)
 args=()
 for b in $bins; do args+=(--bin "$b"); done
 cargo build --release -p course "${args[@]}"

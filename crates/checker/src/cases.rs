@@ -16,7 +16,7 @@ pub struct Case {
     pub gpu: bool,
 }
 
-const PREFIX: &str = "$ cargo run --release --bin ";
+use protocol::COMMAND_PREFIX as PREFIX;
 
 impl Case {
     /// Read an expected-output file. An unknown command is an error, never a skip.
@@ -24,24 +24,8 @@ impl Case {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let (command, expected) = text.split_once('\n').unwrap_or((text.as_str(), ""));
-        let Some(rest) = command.strip_prefix(PREFIX) else {
-            return Err(format!(
-                "{}: the first line must be `{PREFIX}NAME [-- ARGS]`, not `{command}`",
-                path.display()
-            ));
-        };
-        let mut words = rest.split_whitespace();
-        let bin = words.next().unwrap_or_default().to_string();
-        let args: Vec<String> = match words.next() {
-            None => Vec::new(),
-            Some("--") => words.map(String::from).collect(),
-            Some(other) => {
-                return Err(format!(
-                    "{}: unknown word `{other}` in the command",
-                    path.display()
-                ));
-            }
-        };
+        let (bin, args) =
+            protocol::parse_command(command).map_err(|why| format!("{}: {why}", path.display()))?;
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         let gpu = file.ends_with(".gpu.txt");
         let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();

@@ -14,8 +14,7 @@ pub mod compare;
 pub use cases::{Case, find_cases};
 pub use compare::{Compared, compare, compare_verdicts, mask_line};
 
-/// Exit status of a program that needs a GPU and finds none (the same as `course::gpu`).
-pub const EXIT_NO_GPU: i32 = 77;
+pub use protocol::EXIT_NO_GPU;
 
 /// A seed that differs from run to run, for the runs on fresh inputs.
 pub fn fresh_seed() -> u64 {

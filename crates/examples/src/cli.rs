@@ -13,8 +13,7 @@
 //! prints the usage and exits 0 before the program starts. A value out of range, an unknown
 //! option or a surplus argument gets one sentence and exit status [`EXIT_BAD_ARGUMENT`].
 
-/// Exit status of a program given a bad argument.
-pub const EXIT_BAD_ARGUMENT: i32 = 2;
+pub use protocol::EXIT_BAD_ARGUMENT;
 
 /// The seed of the random inputs when the command line gives none. Every run with it draws the
 /// same inputs, so its output can be compared number for number with the book.

@@ -4,8 +4,7 @@ use std::sync::Arc;
 
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtrMut, DeviceRepr, sys};
 
-/// Exit status of a program that needs a GPU and finds none. The tests count it as skipped.
-pub const EXIT_NO_GPU: i32 = 77;
+pub use protocol::EXIT_NO_GPU;
 
 /// The first GPU, or the reason there is none.
 pub fn find_gpu() -> Result<Arc<CudaContext>, String> {
@@ -28,7 +27,7 @@ pub fn gpu_or_exit() -> Arc<CudaContext> {
 /// every kernel runs 10-100 times slower and timings mean nothing. The timing helpers then run
 /// the work once, and a program may shrink a problem whose size is not what its kernels test.
 pub fn sanitizing() -> bool {
-    std::env::var_os("COURSE_SANITIZE").is_some()
+    std::env::var_os(protocol::SANITIZE_VAR).is_some()
 }
 
 /// `full`, or `under_sanitizer` when [`sanitizing`]: for a problem whose size is not what its
@@ -56,7 +55,7 @@ impl<T, E: std::fmt::Display> OrExit<T> for Result<T, E> {
     fn or_exit(self, what: &str) -> T {
         self.unwrap_or_else(|e| {
             eprintln!("Could not {what}: {e}.");
-            std::process::exit(1)
+            std::process::exit(protocol::EXIT_CUDA_FAILED)
         })
     }
 }

@@ -124,19 +124,12 @@ fn three_digits(v: f64) -> String {
     }
 }
 
-/// What a measurement did, so that the results table can give a rate and a share of a ceiling.
-#[derive(Clone, Copy, Debug)]
-pub enum Work {
-    /// Bytes read plus bytes written in device memory.
-    Bytes(f64),
-    /// Floating-point operations (FP32 unless the label says otherwise).
-    Flops(f64),
-}
+pub use protocol::Work;
 
-/// Append a measurement to the file named by `COURSE_METRICS`, if any. `label` names the
-/// measurement within the program, e.g. `adder n=1e8`.
+/// Append a measurement to the file named by `COURSE_METRICS` ([`protocol::METRICS_VAR`]), if
+/// any. `label` names the measurement within the program, e.g. `adder n=1e8`.
 pub fn record(label: &str, timing: &Timing, work: Work) {
-    let Ok(path) = std::env::var("COURSE_METRICS") else {
+    let Ok(path) = std::env::var(protocol::METRICS_VAR) else {
         return;
     };
     let program = std::env::args()
@@ -147,18 +140,16 @@ pub fn record(label: &str, timing: &Timing, work: Work) {
                 .map(|f| f.to_string_lossy().into_owned())
         })
         .unwrap_or_default();
-    let (kind, amount) = match work {
-        Work::Bytes(b) => ("bytes", b),
-        Work::Flops(f) => ("flops", f),
+    let metric = protocol::Metric {
+        program,
+        label: label.into(),
+        median_ms: timing.median_ms,
+        work,
     };
-    let line = format!(
-        "{program}\t{label}\t{}\t{kind}\t{amount}\n",
-        timing.median_ms
-    );
     let written = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
         .open(&path)
-        .and_then(|mut f| f.write_all(line.as_bytes()));
+        .and_then(|mut f| f.write_all(metric.line().as_bytes()));
     written.or_exit(&format!("append to the metrics file {path}"));
 }

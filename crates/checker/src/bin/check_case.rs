@@ -7,7 +7,8 @@
 //!
 //! The programs are taken from `target/debug` (`--bin-dir DIR` for another folder). `--bless`
 //! writes each CPU file from the run; `--fresh` also runs each program that takes `--seed` on
-//! a fresh seed and requires the same verdicts.
+//! a fresh seed and requires the same verdicts. `--bins` only prints the program of each file,
+//! one per line, without running anything (for scripts/gpu-bundle.sh).
 
 use std::path::{Path, PathBuf};
 
@@ -27,6 +28,19 @@ fn main() {
     let files = args
         .iter()
         .filter(|a| !a.starts_with("--") && !bin_dir.ends_with(a.as_str()));
+    if args.iter().any(|a| a == "--bins") {
+        for file in files {
+            let text = std::fs::read_to_string(file).unwrap_or_default();
+            match protocol::parse_command(text.lines().next().unwrap_or_default()) {
+                Ok((bin, _)) => println!("{bin}"),
+                Err(why) => {
+                    eprintln!("Error: {file}: {why}.");
+                    std::process::exit(1)
+                }
+            }
+        }
+        return;
+    }
     let mut failed = 0;
     for file in files {
         let path = std::fs::canonicalize(file).unwrap_or_else(|_| PathBuf::from(file));

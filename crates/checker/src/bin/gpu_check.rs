@@ -22,6 +22,8 @@ use std::process::Command;
 
 use checker::{Case, compare, find_cases};
 
+/// The program that measures the ceilings (copy bandwidth, SGEMM rate) every share is of.
+const CEILINGS: &str = "ceilings";
 const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
 /// Seconds one sanitizer run may take (`GPU_CHECK_TIMEOUT` overrides).
 const TIMEOUT_S: &str = "150";
@@ -86,7 +88,7 @@ fn main() {
         std::process::exit(1);
     }
     // The ceilings go first: the rest of the table is measured against them.
-    cases.sort_by_key(|c| (c.bin != "ceilings", c.name.clone()));
+    cases.sort_by_key(|c| (c.bin != CEILINGS, c.name.clone()));
     std::fs::create_dir_all(out.join("outputs")).unwrap_or_else(|e| {
         eprintln!("Error: cannot create {}: {e}.", out.display());
         std::process::exit(1)
@@ -140,7 +142,7 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
         skipped: Vec::new(),
     };
     for case in cases {
-        let run = match case.run(bin_dir, &[("COURSE_METRICS", &metrics_env)]) {
+        let run = match case.run(bin_dir, &[(protocol::METRICS_VAR, &metrics_env)]) {
             Ok(run) => run,
             Err(e) => {
                 println!("FAILED {}: {e}", case.name);
@@ -300,7 +302,7 @@ fn sanitize_one(
     let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
     let output = Command::new("timeout")
         // The programs then time each step once: see course::gpu::sanitizing.
-        .env("COURSE_SANITIZE", "1")
+        .env(protocol::SANITIZE_VAR, "1")
         .arg(&timeout)
         .arg("compute-sanitizer")
         .args(["--tool", tool, "--error-exitcode", "99"])
@@ -378,20 +380,17 @@ fn sanitize_one(
 /// `results.md`: each measurement with its rate and its share of the ceiling measured in the
 /// same run (device-to-device copy for bytes, cuBLAS SGEMM for FP32 operations).
 fn write_results(out: &Path) {
+    use protocol::{Metric, Work};
     let text = std::fs::read_to_string(out.join("metrics.tsv")).unwrap_or_default();
-    let rows: Vec<Vec<&str>> = text
-        .lines()
-        .map(|l| l.split('\t').collect())
-        .filter(|r: &Vec<&str>| r.len() == 5)
-        .collect();
-    let rate = |r: &Vec<&str>| -> f64 {
-        let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
-        let amount: f64 = r[4].parse().unwrap_or(f64::NAN);
-        amount / (ms * 1e-3)
+    let rows: Vec<Metric> = text.lines().filter_map(|l| Metric::parse(l).ok()).collect();
+    let kind = |m: &Metric| match m.work {
+        Work::Bytes(_) => "bytes",
+        Work::Flops(_) => "flops",
     };
+    // The ceilings program measures the copy (bytes) and SGEMM (flops) that the shares use.
     let mut ceilings: BTreeMap<&str, f64> = BTreeMap::new();
-    for r in rows.iter().filter(|r| r[0] == "ceilings") {
-        ceilings.insert(r[3], rate(r));
+    for m in rows.iter().filter(|m| m.program == CEILINGS) {
+        ceilings.insert(kind(m), m.rate());
     }
     let gpu = std::fs::read_to_string(out.join("outputs/ch02/ceilings.gpu.txt"))
         .ok()
@@ -416,22 +415,24 @@ fn write_results(out: &Path) {
                 r / 1e12
             )),
     );
-    for r in &rows {
-        let ms: f64 = r[2].parse().unwrap_or(f64::NAN);
-        let (value, unit) = if r[3] == "bytes" {
-            (rate(r) / 1e9, "GB/s")
+    for m in &rows {
+        let unit = if kind(m) == "bytes" {
+            "GB/s"
         } else {
-            (rate(r) / 1e9, "GFLOP/s")
+            "GFLOP/s"
         };
         // The only arithmetic ceiling measured is FP32 SGEMM: FP64 work gets no share.
-        let fp64 = r[1].contains("FP64") || r[1].contains("f64");
-        let share = match ceilings.get(r[3]) {
-            Some(c) if !(r[3] == "flops" && fp64) => format!("{:.0}%", 100.0 * rate(r) / c),
+        let fp64 = m.label.contains("FP64") || m.label.contains("f64");
+        let share = match ceilings.get(kind(m)) {
+            Some(c) if !(kind(m) == "flops" && fp64) => format!("{:.0}%", 100.0 * m.rate() / c),
             _ => "–".into(),
         };
         md.push_str(&format!(
-            "| `{}` | {} | {ms:.3} ms | {value:.0} {unit} | {share} |\n",
-            r[0], r[1]
+            "| `{}` | {} | {:.3} ms | {:.0} {unit} | {share} |\n",
+            m.program,
+            m.label,
+            m.median_ms,
+            m.rate() / 1e9
         ));
     }
     if let Err(e) = std::fs::write(out.join("results.md"), md) {

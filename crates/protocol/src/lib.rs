@@ -1,0 +1,135 @@
+//! What the book's programs (the `course` crate) and the checker (`checker`, `gpu-check`) agree
+//! on, in one place, so that neither side spells it alone.
+//!
+//! | exit status | meaning |
+//! | ---: | --- |
+//! | 0 | the program ran (its verdict lines say whether its results are right) |
+//! | [`EXIT_CUDA_FAILED`] = 1 | a CUDA call failed; the message names it |
+//! | [`EXIT_BAD_ARGUMENT`] = 2 | a bad argument; one sentence says which |
+//! | [`EXIT_NO_GPU`] = 77 | the program needs a GPU and found none: the tests count it as skipped |
+
+/// Exit status of a program whose CUDA call failed.
+pub const EXIT_CUDA_FAILED: i32 = 1;
+/// Exit status of a program given a bad argument.
+pub const EXIT_BAD_ARGUMENT: i32 = 2;
+/// Exit status of a program that needs a GPU and finds none (the automake convention for a
+/// skipped test).
+pub const EXIT_NO_GPU: i32 = 77;
+
+/// Set (to a file's path) by the GPU check: programs append a [`Metric`] line for each timed
+/// measurement with a rate.
+pub const METRICS_VAR: &str = "COURSE_METRICS";
+/// Set by the GPU check's `--sanitize` runs: timing helpers run the work once, and programs may
+/// shrink problems whose size is not what their kernels test.
+pub const SANITIZE_VAR: &str = "COURSE_SANITIZE";
+
+/// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`.
+pub const COMMAND_PREFIX: &str = "$ cargo run --release --bin ";
+
+/// The program and arguments of an expected-output file's command line.
+pub fn parse_command(line: &str) -> Result<(String, Vec<String>), String> {
+    let rest = line.strip_prefix(COMMAND_PREFIX).ok_or_else(|| {
+        format!("the first line must be `{COMMAND_PREFIX}NAME [-- ARGS]`, not `{line}`")
+    })?;
+    let mut words = rest.split_whitespace();
+    let bin = words.next().unwrap_or_default().to_string();
+    match words.next() {
+        None => Ok((bin, Vec::new())),
+        Some("--") => Ok((bin, words.map(String::from).collect())),
+        Some(other) => Err(format!("unknown word `{other}` in the command")),
+    }
+}
+
+/// What a timed piece of work did, so that the results table can give a rate.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Work {
+    /// Bytes read plus bytes written in device memory.
+    Bytes(f64),
+    /// Floating-point operations (FP32 unless the label says otherwise).
+    Flops(f64),
+}
+
+/// One measurement, as a program reports it to the GPU check: one tab-separated line.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Metric {
+    pub program: String,
+    /// Names the measurement within the program, e.g. `adder n=1e8`.
+    pub label: String,
+    pub median_ms: f64,
+    pub work: Work,
+}
+
+impl Metric {
+    /// The line, newline included.
+    pub fn line(&self) -> String {
+        let (kind, amount) = match self.work {
+            Work::Bytes(b) => ("bytes", b),
+            Work::Flops(f) => ("flops", f),
+        };
+        format!(
+            "{}\t{}\t{}\t{kind}\t{amount}\n",
+            self.program, self.label, self.median_ms
+        )
+    }
+
+    /// Reads a line that [`Metric::line`] wrote.
+    pub fn parse(line: &str) -> Result<Metric, String> {
+        let bad = || format!("`{line}` is not a metrics line");
+        let fields: Vec<&str> = line.trim_end_matches('\n').split('\t').collect();
+        let [program, label, ms, kind, amount] = fields[..] else {
+            return Err(bad());
+        };
+        let amount: f64 = amount.parse().map_err(|_| bad())?;
+        let work = match kind {
+            "bytes" => Work::Bytes(amount),
+            "flops" => Work::Flops(amount),
+            _ => return Err(bad()),
+        };
+        Ok(Metric {
+            program: program.into(),
+            label: label.into(),
+            median_ms: ms.parse().map_err(|_| bad())?,
+            work,
+        })
+    }
+
+    /// Bytes or operations per second.
+    pub fn rate(&self) -> f64 {
+        let amount = match self.work {
+            Work::Bytes(b) | Work::Flops(b) => b,
+        };
+        amount / (self.median_ms * 1e-3)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_metric_reads_back_what_it_wrote() {
+        let m = Metric {
+            program: "adder_sweep".into(),
+            label: "adder, n=100000000 f64".into(),
+            median_ms: 0.555,
+            work: Work::Bytes(2.4e9),
+        };
+        assert_eq!(Metric::parse(&m.line()), Ok(m.clone()));
+        assert!((m.rate() - 2.4e9 / 0.555e-3).abs() < 1.0);
+        assert!(Metric::parse("adder\t1.0").is_err());
+    }
+
+    #[test]
+    fn commands() {
+        let line = "$ cargo run --release --bin multi_gpu -- 2";
+        assert_eq!(
+            parse_command(line),
+            Ok(("multi_gpu".into(), vec!["2".into()]))
+        );
+        assert_eq!(
+            parse_command("$ cargo run --release --bin amdahl"),
+            Ok(("amdahl".into(), vec![]))
+        );
+        assert!(parse_command("$ cargo run --bin amdahl").is_err());
+    }
+}
