@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
@@ -17,17 +18,6 @@ const LAUNCHES: usize = 5;
 fn float32_spacing(v: f32) -> f32 {
     let v = v.abs();
     f32::from_bits(v.to_bits() + 1) - v
-}
-
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
 }
 
 // ANCHOR: block_sum
@@ -72,7 +62,7 @@ fn main() {
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
     let block_sum_atomic = function(&module, "block_sum_atomic");
-    check_block_size(&block_sum_atomic, "block_sum_atomic", THREADS);
+    require_block_size(&block_sum_atomic, "block_sum_atomic", THREADS);
 
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let reference: f64 = x.iter().map(|&v| v as f64).sum(); // in order: the same every run

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
@@ -78,17 +79,6 @@ fn sum_in_kernel_order(x: &[f32]) -> f32 {
 }
 // ANCHOR_END: cpu_same_order
 
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
-}
-
 fn main() {
     let (n, seed) = course::cli::parse(
         "Sums floats on the GPU without atomics, in passes over per-block partial sums.",
@@ -109,7 +99,7 @@ fn main() {
 
     let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
     let partial_sums = function(&module, "block_partial_sums");
-    check_block_size(&partial_sums, "block_partial_sums", THREADS);
+    require_block_size(&partial_sums, "block_partial_sums", THREADS);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: runs

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
@@ -86,17 +87,6 @@ impl Bincount {
 }
 // ANCHOR_END: general
 
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
-}
-
 fn main() {
     let (n, seed) = course::cli::parse(
         "Times a general GPU histogram of bytes against a 256-bin shared-memory one.",
@@ -131,8 +121,8 @@ fn main() {
     };
     let custom_module = load(&ctx, &kernel_file!("ch05-histogram.cu"), false);
     let hist_shared_wide = function(&custom_module, "hist_shared_wide");
-    check_block_size(&bincount.largest, "bincount_largest_u8", THREADS);
-    check_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
+    require_block_size(&bincount.largest, "bincount_largest_u8", THREADS);
+    require_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
 
     // ANCHOR: compare
     let general = stream

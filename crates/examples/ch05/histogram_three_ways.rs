@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
@@ -87,17 +88,6 @@ fn time(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>) -> f64 {
     t.median_ms
 }
 
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
-}
-
 fn main() {
     let (n, seed) = course::cli::parse(
         "Makes a 256-bin histogram of random bytes on the GPU four ways, and times each.",
@@ -120,8 +110,8 @@ fn main() {
         function(&module, "hist_shared"),
         function(&module, "hist_shared_wide"),
     );
-    check_block_size(&hist_shared, "hist_shared", THREADS);
-    check_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
+    require_block_size(&hist_shared, "hist_shared", THREADS);
+    require_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
 
     // A known answer: the bytes 0, 1, ..., 255, 0, 1, ... put n / 256 in every bin, and one
     // more in each of the first n % 256.

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
@@ -41,17 +42,6 @@ fn reverse_on_gpu(stream: &Arc<CudaStream>, reverse_tiles: &CudaFunction, x: &[f
 }
 // ANCHOR_END: launch
 
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
-}
-
 fn main() {
     let (tiles, seed) = course::cli::parse(
         "Reverses every 256-float tile of an array through shared memory on the GPU.",
@@ -68,7 +58,7 @@ fn main() {
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch05-tiles.cu"), false);
     let reverse_tiles = function(&module, "reverse_tiles");
-    check_block_size(&reverse_tiles, "reverse_tiles", TILE);
+    require_block_size(&reverse_tiles, "reverse_tiles", TILE);
 
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let want = reverse_each_tile(&x, TILE);

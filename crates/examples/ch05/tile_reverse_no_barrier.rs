@@ -2,10 +2,11 @@
 //! out wrong each time?
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
@@ -14,17 +15,6 @@ fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
     let mut out = x.to_vec();
     out.par_chunks_mut(tile).for_each(|piece| piece.reverse());
     out
-}
-
-/// The kernel is built for blocks of `threads` (its `__launch_bounds__`); refuse any other.
-fn check_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
-    let built_for = kernel
-        .max_threads_per_block()
-        .or_exit("read a kernel's block size");
-    if built_for as usize != threads {
-        eprintln!("{name} is built for blocks of {built_for} threads, not the {threads} launched.");
-        std::process::exit(1);
-    }
 }
 
 fn main() {
@@ -48,7 +38,7 @@ fn main() {
 
     let module = load(&ctx, &kernel_file!("ch05-no-barrier.cu"), false);
     let reverse_no_barrier = function(&module, "reverse_tiles_no_barrier");
-    check_block_size(&reverse_no_barrier, "reverse_tiles_no_barrier", TILE);
+    require_block_size(&reverse_no_barrier, "reverse_tiles_no_barrier", TILE);
 
     // ANCHOR: launches
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");

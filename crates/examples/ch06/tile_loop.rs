@@ -2,11 +2,12 @@
 //! barriers each step needs; check it exactly against the CPU and time it.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
@@ -34,20 +35,6 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
         }
     });
     out
-}
-
-/// The kernel is written for blocks of exactly TILE threads, its `__launch_bounds__`: refuse
-/// to launch it with any other size.
-fn check_block_size(kernel: &CudaFunction, name: &str) {
-    let most = kernel
-        .max_threads_per_block()
-        .or_exit("ask for the kernel's block size");
-    if most != TILE as i32 {
-        eprintln!(
-            "{name} is compiled for blocks of {most} threads, not the {TILE} it is launched with."
-        );
-        std::process::exit(1);
-    }
 }
 
 fn main() {
@@ -84,7 +71,7 @@ fn main() {
     // ANCHOR: launch
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
     let smooth_tiles = function(&module, "smooth_tiles");
-    check_block_size(&smooth_tiles, "smooth_tiles");
+    require_block_size(&smooth_tiles, "smooth_tiles", TILE);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     let cfg = LaunchConfig {

@@ -2,11 +2,12 @@
 //! how many elements come out wrong? Then both kernels are timed, to see what the barrier costs.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaFunction, LaunchConfig, PushKernelArg};
+use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
@@ -34,20 +35,6 @@ fn smooth_each_tile(x: &[u32], steps: usize) -> Vec<u32> {
         }
     });
     out
-}
-
-/// Both kernels are written for blocks of exactly TILE threads, their `__launch_bounds__`:
-/// refuse to launch them with any other size.
-fn check_block_size(kernel: &CudaFunction, name: &str) {
-    let most = kernel
-        .max_threads_per_block()
-        .or_exit("ask for the kernel's block size");
-    if most != TILE as i32 {
-        eprintln!(
-            "{name} is compiled for blocks of {most} threads, not the {TILE} it is launched with."
-        );
-        std::process::exit(1);
-    }
 }
 
 fn main() {
@@ -83,8 +70,8 @@ fn main() {
         function(&module, "smooth_tiles"),
         function(&module, "smooth_tiles_one_barrier"),
     );
-    check_block_size(&two_barriers, "smooth_tiles");
-    check_block_size(&one_barrier, "smooth_tiles_one_barrier");
+    require_block_size(&two_barriers, "smooth_tiles", TILE);
+    require_block_size(&one_barrier, "smooth_tiles_one_barrier", TILE);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let cfg = LaunchConfig {
         grid_dim: (tiles as u32, 1, 1),

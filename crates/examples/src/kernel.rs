@@ -120,3 +120,21 @@ pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
         std::process::exit(1)
     })
 }
+
+/// Exit with one sentence unless `kernel` was compiled for blocks of exactly `threads` threads
+/// (its `__launch_bounds__`): a kernel that assumes its block size must be launched with it.
+pub fn require_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
+    let built_for = kernel
+        .max_threads_per_block()
+        .unwrap_or_else(|e| fail(&format!("could not read the block size of {name}: {e}")));
+    if built_for as usize != threads {
+        fail(&format!(
+            "{name} is built for blocks of {built_for} threads, not the {threads} it is launched with"
+        ));
+    }
+}
+
+fn fail(sentence: &str) -> ! {
+    eprintln!("{sentence}.");
+    std::process::exit(protocol::EXIT_CUDA_FAILED)
+}
