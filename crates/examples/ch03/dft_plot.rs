@@ -4,7 +4,15 @@ use course::cli::fail;
 use course::plot::{Chart, Series};
 
 fn main() {
-    let path = results_file();
+    let path = course::cli::parse(
+        "Draws the DFT timing figure, as SVG on standard output, from a run of dft_broadcast.",
+        |args| {
+            args.path(
+                "FILE",
+                "the output of dft_broadcast, such as ch03/dft_broadcast.gpu.txt",
+            )
+        },
+    );
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
     let gpu_name = text
@@ -58,29 +66,6 @@ fn main() {
 
 /// The one argument, a path (which `course::cli` does not read): `--help` explains it, and
 /// anything else gets one sentence and exit status 2.
-fn results_file() -> String {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match args.as_slice() {
-        [flag] if flag == "--help" || flag == "-h" => {
-            println!("Usage: dft_plot FILE");
-            println!(
-                "Draws the DFT timing figure, as SVG on standard output, from a run of dft_broadcast."
-            );
-            println!(
-                "  {:<14} the output of dft_broadcast, such as ch03/dft_broadcast.gpu.txt",
-                "FILE"
-            );
-            println!("  {:<14} print this help", "--help");
-            std::process::exit(0);
-        }
-        [path] if !path.starts_with('-') => path.clone(),
-        [] => fail("give the output file of dft_broadcast, such as ch03/dft_broadcast.gpu.txt"),
-        _ => fail(
-            "dft_plot takes one argument, the output file of dft_broadcast; `--help` says more",
-        ),
-    }
-}
-
 /// (N, CPU ms, GPU ms) from rows such as `  100     1.23 ms     45.6 µs     27.0x`.
 fn table(text: &str) -> Vec<(f64, f64, f64)> {
     text.lines()

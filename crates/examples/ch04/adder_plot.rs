@@ -19,34 +19,16 @@ fn micros(value: &str, unit: &str) -> Option<f64> {
 
 /// The one argument, a path: `course::cli` reads numbers and fixed words, not paths, so this
 /// reads it by hand with the same rules (`--help`, one sentence for anything else).
-fn path_argument() -> String {
-    let words: Vec<String> = std::env::args().skip(1).collect();
-    if words.iter().any(|w| w == "--help" || w == "-h") {
-        println!("Usage: adder_plot PATH");
-        println!("Draws the CPU-against-GPU adder figure (SVG) from adder_sweep's output.");
-        println!(
-            "  {:<14} the recorded output of adder_sweep, e.g. ch04/adder_sweep.gpu.txt",
-            "PATH"
-        );
-        println!("  {:<14} print this help", "--help");
-        std::process::exit(0);
-    }
-    match words.as_slice() {
-        [] => fail(
-            "give the recorded output of adder_sweep, e.g. `adder_plot ch04/adder_sweep.gpu.txt`",
-        ),
-        [word] if word.starts_with("--") => fail(&format!(
-            "there is no option `{word}`; `--help` lists the arguments"
-        )),
-        [path] => path.clone(),
-        [_, extra, ..] => fail(&format!(
-            "`{extra}` is one argument too many: adder_plot takes 1 argument; `--help` lists it"
-        )),
-    }
-}
-
 fn main() {
-    let path = path_argument();
+    let path = course::cli::parse(
+        "Draws the CPU-against-GPU adder figure (SVG) from adder_sweep's output.",
+        |args| {
+            args.path(
+                "PATH",
+                "the recorded output of adder_sweep, e.g. ch04/adder_sweep.gpu.txt",
+            )
+        },
+    );
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
     let gpu_name = text

@@ -108,6 +108,16 @@ impl Args {
         self.take().map(|text| check_range(&text, what, min, max))
     }
 
+    /// The next positional argument, a path that must be given. With `--help` it is empty.
+    pub fn path(&mut self, name: &str, what: &str) -> String {
+        self.describe(name.to_string(), format!("{name:<14} {what} (required)"));
+        if self.help {
+            return String::new();
+        }
+        self.take()
+            .unwrap_or_else(|| fail(&format!("give {what}; `--help` says more")))
+    }
+
     /// Whether the next positional argument is the word `word` (consumed if so).
     pub fn word(&mut self, word: &str, what: &str) -> bool {
         self.describe(format!("[{word}]"), format!("{word:<14} {what}"));
@@ -231,6 +241,8 @@ mod tests {
         assert_eq!(a.usize("M", "m", 3, 1, 10), 3);
         assert_eq!(a.seed(), 7);
         assert_eq!(a.usage, ["[N]", "[M]", "[--seed N]"]);
+        let mut p = Args::from_words(words(&["out.txt"]));
+        assert_eq!(p.path("FILE", "the file"), "out.txt");
         let mut b = Args::from_words(words(&["svg"]));
         assert!(b.word("svg", "draw"));
         assert_eq!(b.optional_usize("K", "k", 1, 9), None);
