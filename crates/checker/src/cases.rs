@@ -94,6 +94,24 @@ impl Case {
         case.run(bin_dir, &[])
     }
 
+    /// For a program that takes `--seed`: run it on a fresh seed, where every verdict the book
+    /// shows must hold again. `Ok(None)` for a program without random inputs, else the seed
+    /// and how many verdicts held.
+    pub fn check_fresh_seed(&self, bin_dir: &Path) -> Result<Option<(u64, usize)>, String> {
+        if !self.takes_seed(bin_dir) {
+            return Ok(None);
+        }
+        let seed = crate::fresh_seed();
+        let run = self.run_with_seed(bin_dir, seed)?;
+        let held = crate::compare_verdicts(&self.expected, &run.printed).map_err(|why| {
+            format!(
+                "with --seed {seed}: {why}\n--- the run printed ---\n{}",
+                run.printed
+            )
+        })?;
+        Ok(Some((seed, held)))
+    }
+
     /// Replace the file's expected output with `printed` (the `BLESS=1` path).
     pub fn bless(&self, printed: &str) -> Result<(), String> {
         let text = format!("{}\n{printed}", self.command_line());

@@ -100,24 +100,21 @@ pub fn arch_of(ctx: &CudaContext) -> String {
 
 /// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
 pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
-    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| {
-        eprintln!("Error: {log}");
-        std::process::exit(1)
-    });
+    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
     ctx.load_module(ptx).unwrap_or_else(|e| {
-        eprintln!(
-            "Error: the GPU refused the PTX of kernels/{}: {e}.",
+        fail(&format!(
+            "the GPU refused the PTX of kernels/{}: {e}.",
             file.name
-        );
-        std::process::exit(1)
+        ))
     })
 }
 
 /// A kernel function from a loaded module; a wrong name prints one sentence and exits.
 pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
     module.load_function(name).unwrap_or_else(|e| {
-        eprintln!("Error: no kernel named `{name}` in the loaded module ({e}).");
-        std::process::exit(1)
+        fail(&format!(
+            "no kernel named `{name}` in the loaded module ({e})."
+        ))
     })
 }
 
@@ -126,15 +123,16 @@ pub fn function(module: &Arc<CudaModule>, name: &str) -> CudaFunction {
 pub fn require_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
     let built_for = kernel
         .max_threads_per_block()
-        .unwrap_or_else(|e| fail(&format!("could not read the block size of {name}: {e}")));
+        .unwrap_or_else(|e| fail(&format!("could not read the block size of {name}: {e}.")));
     if built_for as usize != threads {
         fail(&format!(
-            "{name} is built for blocks of {built_for} threads, not the {threads} it is launched with"
+            "{name} is built for blocks of {built_for} threads, not the {threads} it is launched with."
         ));
     }
 }
 
-fn fail(sentence: &str) -> ! {
-    eprintln!("{sentence}.");
+/// The one way this module stops a program: `Error: ` and the message, exit status 1.
+fn fail(message: &str) -> ! {
+    eprintln!("Error: {message}");
     std::process::exit(protocol::EXIT_CUDA_FAILED)
 }

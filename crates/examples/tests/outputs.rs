@@ -16,7 +16,7 @@ use std::path::{Path, PathBuf};
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use checker::{Case, compare, compare_verdicts, find_cases};
+use checker::{Case, compare, find_cases};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 fn bin_dir() -> PathBuf {
@@ -82,17 +82,8 @@ fn fresh_seed_trial(path: PathBuf, root: &Path) -> Option<Trial> {
     Some(Trial::test(
         format!("fresh-seed::{}", case.name),
         move || {
-            if !case.takes_seed(&bin_dir()) {
-                return Ok(());
-            }
-            let seed = checker::fresh_seed();
-            let run = case.run_with_seed(&bin_dir(), seed)?;
-            compare_verdicts(&case.expected, &run.printed).map_err(|why| {
-                format!(
-                    "{} with --seed {seed}: {why}\n--- the run printed ---\n{}",
-                    case.name, run.printed
-                )
-            })?;
+            case.check_fresh_seed(&bin_dir())
+                .map_err(|why| format!("{} {why}", case.name))?;
             Ok(())
         },
     ))

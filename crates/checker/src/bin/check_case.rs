@@ -12,22 +12,24 @@
 
 use std::path::{Path, PathBuf};
 
-use checker::{Case, compare, compare_verdicts};
+use checker::{Case, compare};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let bless = args.iter().any(|a| a == "--bless");
     let fresh = args.iter().any(|a| a == "--fresh");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
-    let bin_dir = args
-        .iter()
-        .position(|a| a == "--bin-dir")
+    let bin_dir_at = args.iter().position(|a| a == "--bin-dir");
+    let bin_dir = bin_dir_at
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| root.join("../../target/debug"));
+    // The files: every argument but the options and the value of `--bin-dir`.
     let files = args
         .iter()
-        .filter(|a| !a.starts_with("--") && !bin_dir.ends_with(a.as_str()));
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with("--") && bin_dir_at.map(|b| b + 1) != Some(i))
+        .map(|(_, a)| a);
     if args.iter().any(|a| a == "--bins") {
         for file in files {
             let text = std::fs::read_to_string(file).unwrap_or_default();
@@ -60,11 +62,7 @@ fn main() {
                 "ok ({} masked, {} within a bound)",
                 c.masked, c.within_bound
             );
-            if fresh && case.takes_seed(&bin_dir) {
-                let seed = checker::fresh_seed();
-                let run = case.run_with_seed(&bin_dir, seed)?;
-                let n = compare_verdicts(&case.expected, &run.printed)
-                    .map_err(|why| format!("seed {seed}: {why}\n{}", run.printed))?;
+            if fresh && let Some((seed, n)) = case.check_fresh_seed(&bin_dir)? {
                 said.push_str(&format!("; seed {seed}: {n} verdicts hold"));
             }
             Ok(said)
