@@ -99,9 +99,7 @@ fn main() {
     // rayon's order of addition depends on the threads: compare with a serial float64 sum.
     let serial: f64 = x.iter().map(|&v| v as f64).sum();
     let (line, _) = within_bound(
-        &format!(
-            "float64 sum on the CPU with rayon {want:.6}, relative difference from a serial one"
-        ),
+        &format!("rayon's float64 sum {want:.6}, relative difference from a serial sum"),
         (want - serial) / serial,
         1e-12,
     );

@@ -122,7 +122,7 @@ fn main() {
         way("(b) one atomic per warp", &warp, blocks, warps, 1),
         way("(c) one atomic per block", &block, blocks, blocks, 1),
         way(
-            "(d) per block, small grid-stride grid",
+            "(d) per block, small grid",
             &grid_stride,
             small_grid,
             small_grid,
@@ -137,7 +137,7 @@ fn main() {
         "{sms} SMs with up to {threads_per_sm} threads each, so the small grid is {small_grid} blocks of {THREADS} (this machine)"
     );
     println!(
-        "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  matches the CPU",
+        "{:<32} {:>8} {:>15} {:>10} {:>11} {:>8}  matches the CPU",
         "way", "blocks", "global atomics", "time", "input rate", "vs (a)"
     );
     let mut time_a = 0.0;
@@ -155,7 +155,7 @@ fn main() {
             ""
         };
         println!(
-            "{:<40} {:>8} {:>15} {:>10} {:>11} {:>8}  {}{machine}",
+            "{:<32} {:>8} {:>15} {:>10} {:>11} {:>8}  {}{machine}",
             w.name,
             w.blocks,
             w.global_atomics,
