@@ -78,7 +78,7 @@ fn main() {
     ];
     println!(
         "{:<28}{:>10}{:>14}   same sum",
-        "method", "time", "vs serial"
+        "method", "time", "speedup"
     );
     let mut serial_ms = 0.0;
     let mut all_same = true;
@@ -91,7 +91,7 @@ fn main() {
         println!(
             "{name:<28}{:>10}{:>13}    {}",
             fmt_ms(t.median_ms),
-            fmt_times(t.median_ms / serial_ms),
+            fmt_times(serial_ms / t.median_ms),
             verdict(ok)
         );
         all_same &= ok;

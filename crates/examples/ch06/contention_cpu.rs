@@ -99,7 +99,7 @@ fn main() {
     ];
     println!(
         "{:<30}{:>10}{:>10}{:>13}   same sum",
-        "way", "atomics", "time", "time/serial"
+        "way", "atomics", "time", "speedup"
     );
     let mut serial_ms = 0.0;
     let mut all_same = true;
@@ -113,7 +113,7 @@ fn main() {
         println!(
             "{name:<30}{atomics:>10}{:>10}{:>12}    {}",
             fmt_ms(t.median_ms),
-            fmt_times(t.median_ms / serial_ms),
+            fmt_times(serial_ms / t.median_ms),
             verdict(ok)
         );
     }
