@@ -102,7 +102,7 @@ fn main() {
         fmt_gb_per_s(bytes, gpu.median_ms)
     );
     println!(
-        "GPU speed-up over ndarray with rayon: {}",
+        "GPU speedup over ndarray with rayon: {}",
         fmt_times(cpu.median_ms / gpu.median_ms)
     );
 }
