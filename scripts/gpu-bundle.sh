@@ -15,6 +15,8 @@ cargo build --release -p checker --bin gpu-check
 
 rm -rf gpu-bundle && mkdir -p gpu-bundle/bin gpu-bundle/cases
 cp target/release/gpu-check gpu-bundle/
+# The learners' judge, to run the exercises' GPU parts: gpu-bundle/judge --solutions
+cargo build -q --release -p course --bin judge && cp target/release/judge gpu-bundle/
 for b in $bins; do cp "target/release/$b" gpu-bundle/bin/; done
 for c in $cases; do
     rel=${c#crates/examples/}

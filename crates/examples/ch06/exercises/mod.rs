@@ -1,0 +1,201 @@
+//! The judge's entries for chapter 6's challenges. The warp maximum must equal the CPU's
+//! exactly and, on equal values, issue at most one compare-and-swap per warp; the scans are
+//! compared exactly with a serial scan written out here, and the CPU's scan is checked by a
+//! property of every exclusive scan.
+use course::gpu::alloc_poisoned;
+use course::kernel_file;
+use course::random::Rng;
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+
+mod scan;
+mod scan_solution;
+
+const THREADS: usize = 256;
+
+fn launch_for(n: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+/// The maximum and the number of atomicCAS calls of one run of `max_warp_first`.
+fn warp_max(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
+    let s = &gpu.stream;
+    let kernel = gpu.function("max_warp_first")?;
+    let d_values = cuda(s.clone_htod(values), "copy the values to the GPU")?;
+    let mut d_result = cuda(
+        s.clone_htod(&[f32::NEG_INFINITY]),
+        "copy -infinity to the GPU",
+    )?;
+    let mut d_attempts = cuda(s.clone_htod(&[0u32]), "copy 0 to the GPU")?;
+    let n = values.len() as i32;
+    let mut launch = s.launch_builder(&kernel);
+    launch
+        .arg(&d_values)
+        .arg(&n)
+        .arg(&mut d_result)
+        .arg(&mut d_attempts);
+    cuda(
+        unsafe { launch.launch(launch_for(values.len())) },
+        "launch max_warp_first",
+    )?;
+    let result = cuda(s.clone_dtoh(&d_result), "copy the maximum from the GPU")?;
+    let attempts = cuda(s.clone_dtoh(&d_attempts), "copy the count from the GPU")?;
+    Ok((result[0], attempts[0]))
+}
+
+fn check_warp_max(gpu: &Gpu, seed: u64) -> Result<(), String> {
+    // 7 short of a whole number of warps, so that the last warp has lanes past the end.
+    let n = (1 << 22) - 7;
+    let random = Rng::new(seed).vec_f32(n, -100.0, 100.0);
+    let mut ascending = random.clone();
+    ascending.sort_by(f32::total_cmp);
+    for (order, values) in [("random", &random), ("ascending", &ascending)] {
+        let want = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
+        let (got, _) = warp_max(gpu, values)?;
+        if got.to_bits() != want.to_bits() {
+            return Err(format!(
+                "the maximum of {n} values in {order} order is {got}, expected {want}"
+            ));
+        }
+    }
+    // On equal values the first compare-and-swap to land settles every later loop, so lane 0
+    // of each warp calls atomicCAS at most once; a thread-per-value loop would call it more.
+    let warps = n.div_ceil(32) as u32;
+    let (got, attempts) = warp_max(gpu, &vec![42.0; n])?;
+    if got != 42.0 || attempts == 0 || attempts > warps {
+        return Err(format!(
+            "on {n} values all 42 it found {got} with {attempts} atomicCAS calls, expected 42 with \
+             1 to {warps} (one warp, one call at most)"
+        ));
+    }
+    Ok(())
+}
+
+/// Each warp's exclusive scan, one value after another.
+fn serial_scan(values: &[u32]) -> Vec<u32> {
+    let mut out = Vec::with_capacity(values.len());
+    for warp in values.chunks(32) {
+        let mut sum = 0u32;
+        for &v in warp {
+            out.push(sum);
+            sum = sum.wrapping_add(v);
+        }
+    }
+    out
+}
+
+fn check_scan_cpu(scan: fn(&[u32]) -> Vec<u32>, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let n = 1 + rng.below(100_000) as usize;
+    for n in [1, 32, 1000, n] {
+        let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+        let got = scan(&values);
+        if got.len() != n {
+            return Err(format!("the scan of {n} values has {} elements", got.len()));
+        }
+        // Every warp starts at 0, and neighbours differ by the input value between them.
+        for (w, (s, v)) in got.chunks(32).zip(values.chunks(32)).enumerate() {
+            if let Some(k) = (0..s.len()).find(|&k| match k {
+                0 => s[0] != 0,
+                _ => s[k].wrapping_sub(s[k - 1]) != v[k - 1],
+            }) {
+                let want = serial_scan(&values)[32 * w + k];
+                return Err(format!(
+                    "element {} of the scan of {n} values is {}, expected {want}",
+                    32 * w + k,
+                    s[k]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
+    let n = (1 << 20) + 13;
+    let s = &gpu.stream;
+    let mut rng = Rng::new(seed);
+    let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
+    let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
+    let mut d_out = alloc_poisoned::<u32>(s, n);
+    let n_arg = n as i32;
+    let scan = gpu.function("exclusive_scan_warps")?;
+    let mut launch = s.launch_builder(&scan);
+    launch.arg(&d_values).arg(&mut d_out).arg(&n_arg);
+    cuda(
+        unsafe { launch.launch(launch_for(n)) },
+        "launch exclusive_scan_warps",
+    )?;
+    let got = cuda(s.clone_dtoh(&d_out), "copy the scan from the GPU")?;
+    same("exclusive_scan_warps' out", &got, &serial_scan(&values))?;
+
+    let floats = rng.vec_f32(n, 0.0, 1.0);
+    let threshold = 0.5f32;
+    let flags: Vec<u32> = floats.iter().map(|&v| u32::from(v > threshold)).collect();
+    let want = serial_scan(&flags);
+    let d_floats = cuda(s.clone_htod(&floats), "copy the values to the GPU")?;
+    let mut d_by_scan = alloc_poisoned::<u32>(s, n);
+    let mut d_by_ballot = alloc_poisoned::<u32>(s, n);
+    let positions = gpu.function("positions_two_ways")?;
+    let mut launch = s.launch_builder(&positions);
+    launch
+        .arg(&d_floats)
+        .arg(&n_arg)
+        .arg(&threshold)
+        .arg(&mut d_by_scan)
+        .arg(&mut d_by_ballot);
+    cuda(
+        unsafe { launch.launch(launch_for(n)) },
+        "launch positions_two_ways",
+    )?;
+    let by_scan = cuda(s.clone_dtoh(&d_by_scan), "copy by_scan from the GPU")?;
+    let by_ballot = cuda(s.clone_dtoh(&d_by_ballot), "copy by_ballot from the GPU")?;
+    same("positions_two_ways' by_scan", &by_scan, &want)?;
+    same("positions_two_ways' by_ballot", &by_ballot, &want)
+}
+
+pub fn exercises(code: Code) -> Vec<Exercise> {
+    let scan = code.pick(
+        scan::exclusive_per_warp as fn(&[u32]) -> Vec<u32>,
+        scan_solution::exclusive_per_warp,
+    );
+    let source = code.pick(
+        (
+            "crates/examples/ch06/exercises/scan.rs",
+            include_str!("scan.rs"),
+        ),
+        (
+            "crates/examples/ch06/exercises/scan_solution.rs",
+            include_str!("scan_solution.rs"),
+        ),
+    );
+    let solution = kernel_file!("ch06-challenges.cu");
+    vec![
+        Exercise {
+            name: "warp_max",
+            cpu: None,
+            gpu: Some(GpuPart {
+                kernel: code.pick(kernel_file!("ch06-exercise-warp-max.cu"), solution),
+                sources: vec![],
+                check: Box::new(check_warp_max),
+            }),
+        },
+        Exercise {
+            name: "scan",
+            cpu: Some(CpuPart {
+                sources: vec![source],
+                check: Box::new(move |seed| check_scan_cpu(scan, seed)),
+            }),
+            gpu: Some(GpuPart {
+                kernel: code.pick(kernel_file!("ch06-exercise-scan.cu"), solution),
+                sources: vec![],
+                check: Box::new(check_scan_gpu),
+            }),
+        },
+    ]
+}
