@@ -26,7 +26,8 @@ const LEFT: f64 = 70.0;
 const RIGHT: f64 = 170.0;
 const TOP: f64 = 40.0;
 const BOTTOM: f64 = 55.0;
-const COLOURS: [&str; 8] = [
+/// The colours of lines and points, in the order series are drawn.
+pub const COLOURS: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf",
 ];
 
@@ -75,7 +76,7 @@ impl Axis {
 }
 
 /// A round step (1, 2 or 5 times a power of ten) giving about five intervals over `span`.
-fn nice_step(span: f64) -> f64 {
+pub fn nice_step(span: f64) -> f64 {
     let raw = (span / 5.0).max(f64::MIN_POSITIVE);
     let power = 10f64.powf(raw.log10().floor());
     [1.0, 2.0, 5.0, 10.0]
@@ -316,4 +317,110 @@ fn base64(bytes: &[u8]) -> String {
         }
     }
     out
+}
+
+/// Pale fills for the boxes of a diagram, in the order of [`COLOURS`]' first four.
+pub const PALE: [&str; 4] = ["#c6dbef", "#fcbba1", "#c7e9c0", "#fdd0a2"];
+/// The fill of a masked lane, an idle thread or anything switched off.
+pub const IDLE: &str = "#e5e5e5";
+
+/// A diagram (boxes, lines, arrows and text on a white canvas) built up call by call and
+/// written as SVG text with [`Drawing::to_svg`]. Fonts and colours match [`Chart`]'s.
+pub struct Drawing {
+    width: f64,
+    height: f64,
+    body: String,
+}
+
+impl Drawing {
+    /// An empty canvas with `title` centred at the top.
+    pub fn new(width: f64, height: f64, title: &str) -> Drawing {
+        let mut d = Drawing {
+            width,
+            height,
+            body: String::new(),
+        };
+        d.text_sized(width / 2.0, 22.0, "middle", 15.0, title);
+        d
+    }
+
+    /// A box with a thin dark outline.
+    pub fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str) {
+        let _ = writeln!(
+            self.body,
+            r##"<rect x="{x:.1}" y="{y:.1}" width="{w:.1}" height="{h:.1}" fill="{fill}" stroke="#333"/>"##
+        );
+    }
+
+    /// A box with `text` centred in it, at `size` px.
+    pub fn cell(&mut self, (x, y, w, h): (f64, f64, f64, f64), fill: &str, size: f64, text: &str) {
+        self.rect(x, y, w, h, fill);
+        self.text_sized(x + w / 2.0, y + h / 2.0 + size * 0.35, "middle", size, text);
+    }
+
+    /// Text at 12 px; `anchor` is `start`, `middle` or `end`.
+    pub fn text(&mut self, x: f64, y: f64, anchor: &str, text: &str) {
+        self.text_sized(x, y, anchor, 12.0, text);
+    }
+
+    pub fn text_sized(&mut self, x: f64, y: f64, anchor: &str, size: f64, text: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" font-size="{size}">{}</text>"#,
+            esc(text)
+        );
+    }
+
+    pub fn line(&mut self, from: (f64, f64), to: (f64, f64), colour: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="1.5"/>"#,
+            from.0, from.1, to.0, to.1
+        );
+    }
+
+    /// A dashed line, for barriers and ceilings.
+    pub fn dashed(&mut self, from: (f64, f64), to: (f64, f64), colour: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<line x1="{:.1}" y1="{:.1}" x2="{:.1}" y2="{:.1}" stroke="{colour}" stroke-width="1.5" stroke-dasharray="6 4"/>"#,
+            from.0, from.1, to.0, to.1
+        );
+    }
+
+    /// A line with an arrowhead at `to`.
+    pub fn arrow(&mut self, from: (f64, f64), to: (f64, f64), colour: &str) {
+        self.line(from, to, colour);
+        let (dx, dy) = (to.0 - from.0, to.1 - from.1);
+        let len = (dx * dx + dy * dy).sqrt().max(1e-9);
+        let (ux, uy) = (dx / len, dy / len);
+        let (bx, by) = (to.0 - 7.0 * ux, to.1 - 7.0 * uy);
+        let _ = writeln!(
+            self.body,
+            r#"<polygon points="{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}" fill="{colour}"/>"#,
+            to.0,
+            to.1,
+            bx - 3.5 * uy,
+            by + 3.5 * ux,
+            bx + 3.5 * uy,
+            by - 3.5 * ux
+        );
+    }
+
+    pub fn circle(&mut self, centre: (f64, f64), radius: f64, fill: &str) {
+        let _ = writeln!(
+            self.body,
+            r##"<circle cx="{:.1}" cy="{:.1}" r="{radius}" fill="{fill}" stroke="#333"/>"##,
+            centre.0, centre.1
+        );
+    }
+
+    pub fn to_svg(&self) -> String {
+        let (w, h) = (self.width, self.height);
+        format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\" font-size=\"12\">\n\
+             <rect width=\"{w}\" height=\"{h}\" fill=\"white\"/>\n{}</svg>\n",
+            self.body
+        )
+    }
 }
