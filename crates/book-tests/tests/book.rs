@@ -198,17 +198,6 @@ fn compile_fail_blocks_are_checked() -> Result<(), Failed> {
     Ok(())
 }
 
-fn html_files(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            html_files(&path, found);
-        } else if path.extension().is_some_and(|e| e == "html") {
-            found.push(path);
-        }
-    }
-}
-
 fn attribute_values<'a>(html: &'a str, attribute: &str) -> Vec<&'a str> {
     let key = format!("{attribute}=\"");
     html.match_indices(&key)
@@ -231,8 +220,7 @@ fn builds_without_dead_links() -> Result<(), Failed> {
         .map_err(|e| format!("mdBook could not build the book: {e:#}"))?;
     let html = out.join("html");
     let html = if html.is_dir() { html } else { out.clone() };
-    let mut pages = Vec::new();
-    html_files(&html, &mut pages);
+    let pages = protocol::files_under(&html, "html");
     let mut ids: HashMap<PathBuf, Vec<String>> = HashMap::new();
     for page in &pages {
         let text = std::fs::read_to_string(page).unwrap_or_default();

@@ -138,23 +138,7 @@ pub const SANITIZER_EXPECTED: &str = "sanitizer-expected.txt";
 
 /// Every expected-output file under `root` (recursively), sorted by path.
 pub fn find_cases(root: &Path) -> Vec<PathBuf> {
-    let mut found = Vec::new();
-    let mut dirs = vec![root.to_path_buf()];
-    while let Some(dir) = dirs.pop() {
-        let Ok(entries) = std::fs::read_dir(&dir) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                dirs.push(path);
-            } else if path.extension().is_some_and(|e| e == "txt")
-                && !path.ends_with(SANITIZER_EXPECTED)
-            {
-                found.push(path);
-            }
-        }
-    }
-    found.sort();
+    let mut found = protocol::files_under(root, "txt");
+    found.retain(|path| !path.ends_with(SANITIZER_EXPECTED));
     found
 }

@@ -17,7 +17,6 @@
 //!
 //! Runs of spaces count as one, since masked numbers change the widths of table columns.
 
-const TIME_UNITS: [&str; 5] = ["ns", "µs", "us", "ms", "s"];
 const RATE_UNITS: [&str; 7] = [
     "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "Gop/s", "Mop/s",
 ];
@@ -96,7 +95,9 @@ fn bare(text: &str) -> &str {
 }
 
 fn is_time(text: &str) -> bool {
-    TIME_UNITS.contains(&bare(text))
+    protocol::TIME_UNITS
+        .iter()
+        .any(|(unit, _)| *unit == bare(text))
 }
 
 fn is_rate(text: &str) -> bool {

@@ -121,7 +121,7 @@ fn launch_add(
     let n = a.len() as i64;
     let mut launch = stream.launch_builder(add);
     launch.arg(a).arg(b).arg(&n);
-    unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit("launch add_in_place");
+    unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit_launching(add);
 }
 
 // ANCHOR: benchmark

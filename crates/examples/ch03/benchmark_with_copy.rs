@@ -89,5 +89,5 @@ fn launch_add(
     let n = N as i64;
     let mut launch = stream.launch_builder(add);
     launch.arg(a).arg(b).arg(&n);
-    unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit("launch add_in_place");
+    unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit_launching(add);
 }

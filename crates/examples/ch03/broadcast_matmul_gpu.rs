@@ -60,11 +60,11 @@ fn main() {
             .arg(&ni)
             .arg(&pi);
         unsafe { launch.launch(LaunchConfig::for_num_elems((m * n * p) as u32)) }
-            .or_exit("launch broadcast_multiply");
+            .or_exit_launching(&multiply);
         let mut launch = stream.launch_builder(&sum);
         launch.arg(&products).arg(&mut c).arg(&mi).arg(&ni).arg(&pi);
         unsafe { launch.launch(LaunchConfig::for_num_elems((m * p) as u32)) }
-            .or_exit("launch sum_middle_axis");
+            .or_exit_launching(&sum);
         c
     };
     // ANCHOR_END: gpu

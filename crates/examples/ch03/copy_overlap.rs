@@ -144,7 +144,7 @@ fn run(
         let mut launch = stream.launch_builder(polish);
         launch.arg(&mut *buffer).arg(&n).arg(&rounds);
         unsafe { launch.launch(LaunchConfig::for_num_elems(CHUNK as u32)) }
-            .or_exit("launch polish");
+            .or_exit_launching(polish);
         let computed = mark();
         match host {
             Host::Pinned(_, out) => stream.memcpy_dtoh(&*buffer, &mut out[c]),

@@ -71,11 +71,10 @@ fn main() {
             let mut launch = stream.launch_builder(&fill);
             launch.arg(&x_gpu).arg(&mut terms).arg(&n_i32);
             unsafe { launch.launch(LaunchConfig::for_num_elems((n * n) as u32)) }
-                .or_exit("launch dft_terms");
+                .or_exit_launching(&fill);
             let mut launch = stream.launch_builder(&sum);
             launch.arg(&terms).arg(&mut out).arg(&n_i32);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }
-                .or_exit("launch sum_terms");
+            unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit_launching(&sum);
             out
         };
         // ANCHOR_END: gpu

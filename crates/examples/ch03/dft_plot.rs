@@ -2,6 +2,7 @@
 //! `dft_plot ch03/dft_broadcast.gpu.txt > ../../src/ch03-array-libraries/dft-times.svg`.
 use course::cli::fail;
 use course::plot::{Chart, Series};
+use course::timing::parse_duration_ms;
 
 fn main() {
     let path = course::cli::parse(
@@ -64,29 +65,15 @@ fn main() {
     }
 }
 
-/// The one argument, a path (which `course::cli` does not read): `--help` explains it, and
-/// anything else gets one sentence and exit status 2.
 /// (N, CPU ms, GPU ms) from rows such as `  100     1.23 ms     45.6 µs     27.0x`.
 fn table(text: &str) -> Vec<(f64, f64, f64)> {
     text.lines()
         .filter_map(|line| {
             let words: Vec<&str> = line.split_whitespace().collect();
             let n: f64 = words.first()?.parse::<usize>().ok()? as f64;
-            let cpu = to_ms(words.get(1)?, words.get(2)?)?;
-            let gpu = to_ms(words.get(3)?, words.get(4)?)?;
+            let cpu = parse_duration_ms(words.get(1)?, words.get(2)?)?;
+            let gpu = parse_duration_ms(words.get(3)?, words.get(4)?)?;
             Some((n, cpu, gpu))
         })
         .collect()
-}
-
-fn to_ms(value: &str, unit: &str) -> Option<f64> {
-    let v: f64 = value.parse().ok()?;
-    let scale = match unit {
-        "s" => 1e3,
-        "ms" => 1.0,
-        "µs" => 1e-3,
-        "ns" => 1e-6,
-        _ => return None,
-    };
-    Some(v * scale)
 }

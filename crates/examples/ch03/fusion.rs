@@ -53,7 +53,7 @@ fn main() {
             .arg(&mut tmp1)
             .arg(&n4)
             .launch(cfg)
-            .or_exit("launch subtract_scalar");
+            .or_exit_launching(&subtract);
         stream
             .launch_builder(&multiply)
             .arg(&tmp1)
@@ -61,14 +61,14 @@ fn main() {
             .arg(&mut tmp2)
             .arg(&n4)
             .launch(cfg)
-            .or_exit("launch multiply_scalar");
+            .or_exit_launching(&multiply);
         stream
             .launch_builder(&cosine)
             .arg(&tmp2)
             .arg(&mut y_unfused)
             .arg(&n4)
             .launch(cfg)
-            .or_exit("launch cos_each");
+            .or_exit_launching(&cosine);
     });
     // ANCHOR_END: unfused
 
@@ -81,7 +81,7 @@ fn main() {
             .arg(&mut y_fused)
             .arg(&n4)
             .launch(cfg)
-            .or_exit("launch cos_fused");
+            .or_exit_launching(&fused);
     });
     // ANCHOR_END: fused
 

@@ -107,7 +107,7 @@ fn main() {
             let mut launch = s.stream.launch_builder(&s.square);
             launch.arg(&s.input).arg(&mut s.output).arg(&len);
             unsafe { launch.launch(LaunchConfig::for_num_elems(s.range.len() as u32)) }
-                .or_exit("launch square");
+                .or_exit_launching(&s.square);
         }
         for s in shares.iter() {
             s.stream.synchronize().or_exit("wait for a GPU");

@@ -62,7 +62,7 @@ fn main() {
         let mut launch = stream.launch_builder(&outer);
         launch.arg(&x).arg(&y).arg(&mut by_kernel).arg(&n).arg(&n);
         unsafe { launch.launch(LaunchConfig::for_num_elems((N * N) as u32)) }
-            .or_exit("launch outer_product");
+            .or_exit_launching(&outer);
     });
     // ANCHOR_END: kernel
 

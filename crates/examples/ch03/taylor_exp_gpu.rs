@@ -49,7 +49,7 @@ fn main() {
                 .arg(&factorial)
                 .arg(&n);
             unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }
-                .or_exit("launch add_taylor_term");
+                .or_exit_launching(&add_term);
         }
     };
     exp_series_gpu(&mut ys_gpu);

@@ -35,7 +35,7 @@ impl Job {
         };
         let mut launch = self.stream.launch_builder(&self.kernel);
         launch.arg(&self.input).arg(&mut self.output).arg(&n);
-        unsafe { launch.launch(cfg) }.or_exit(&format!("launch the kernel of {}", self.name));
+        unsafe { launch.launch(cfg) }.or_exit_launching(&self.kernel);
     }
 }
 

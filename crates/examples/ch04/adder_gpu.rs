@@ -56,7 +56,7 @@ fn main() {
         .arg(&n_arg);
     // Unsafe: the compiler cannot check that the kernel's parameters are these arguments,
     // nor that its threads stay inside the buffers.
-    unsafe { launch.launch(config) }.or_exit("launch the adder kernel");
+    unsafe { launch.launch(config) }.or_exit_launching(&adder);
     let zs = stream
         .clone_dtoh(&zs_dev)
         .or_exit("copy zs back from the GPU");

@@ -3,22 +3,13 @@
 //! numbers and nothing else. Prints the SVG.
 use course::cli::fail;
 use course::plot::{Chart, Series};
+use course::timing::parse_duration_ms;
 
 /// `812 ns`, `4.31 µs`, `12.0 ms` or `1.52 s` (two words) in microseconds.
 fn micros(value: &str, unit: &str) -> Option<f64> {
-    let v: f64 = value.parse().ok()?;
-    let scale = match unit {
-        "ns" => 1e-3,
-        "µs" => 1.0,
-        "ms" => 1e3,
-        "s" => 1e6,
-        _ => return None,
-    };
-    Some(v * scale)
+    parse_duration_ms(value, unit).map(|ms| ms * 1e3)
 }
 
-/// The one argument, a path: `course::cli` reads numbers and fixed words, not paths, so this
-/// reads it by hand with the same rules (`--help`, one sentence for anything else).
 fn main() {
     let path = course::cli::parse(
         "Draws the CPU-against-GPU adder figure (SVG) from adder_sweep's output.",

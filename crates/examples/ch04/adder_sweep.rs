@@ -103,7 +103,7 @@ fn main() {
                 .arg(&ys_dev)
                 .arg(&mut zs_dev)
                 .arg(&n_arg);
-            unsafe { launch.launch(config) }.or_exit("launch the adder kernel");
+            unsafe { launch.launch(config) }.or_exit_launching(&adder);
         });
         let zs_gpu = stream
             .clone_dtoh(&zs_dev)

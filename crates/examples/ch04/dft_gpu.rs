@@ -37,7 +37,7 @@ fn run_dft(
     let t = time_gpu(stream, 1, 5, || {
         let mut launch = stream.launch_builder(kernel);
         launch.arg(xs).arg(&mut out).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit("launch the DFT kernel");
+        unsafe { launch.launch(config) }.or_exit_launching(kernel);
     });
     // 8 floating-point operations per term (a complex multiply-add), not counting sincos.
     record(

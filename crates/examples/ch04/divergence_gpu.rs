@@ -72,7 +72,7 @@ fn main() {
                 .arg(&mut out)
                 .arg(&n_arg)
                 .arg(&steps_arg);
-            unsafe { launch.launch(config) }.or_exit("launch the divergence kernel");
+            unsafe { launch.launch(config) }.or_exit_launching(&kernel);
         });
         let got = stream
             .clone_dtoh(&out)

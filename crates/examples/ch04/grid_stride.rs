@@ -33,7 +33,7 @@ fn run(
     let t = time_gpu(stream, 1, reps, || {
         let mut launch = stream.launch_builder(kernel);
         launch.arg(xs).arg(ys).arg(&mut zs).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit("launch the grid-stride adder");
+        unsafe { launch.launch(config) }.or_exit_launching(kernel);
     });
     (
         t,

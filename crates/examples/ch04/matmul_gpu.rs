@@ -95,7 +95,7 @@ fn main() {
                 .arg(&mi)
                 .arg(&ni)
                 .arg(&pi);
-            unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
+            unsafe { launch.launch(config) }.or_exit_launching(&kernel);
         });
         record(&format!("{name}, n=2048"), &t, Work::Flops(flops));
         results.push((name, t, host(&stream, &c)));

@@ -85,7 +85,7 @@ fn main() {
             .arg(&dims.0)
             .arg(&dims.1)
             .arg(&dims.2);
-        unsafe { launch.launch(config) }.or_exit("launch a matmul kernel");
+        unsafe { launch.launch(config) }.or_exit_launching(&f);
         let c = stream
             .clone_dtoh(&c_dev)
             .or_exit("copy C back from the GPU");

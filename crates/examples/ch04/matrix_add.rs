@@ -63,7 +63,7 @@ fn main() {
                 .arg(&mut zs_dev)
                 .arg(&r)
                 .arg(&c);
-            unsafe { launch.launch(config) }.or_exit("launch the matrix adder");
+            unsafe { launch.launch(config) }.or_exit_launching(&kernel);
         });
         let zs = stream
             .clone_dtoh(&zs_dev)

@@ -47,7 +47,7 @@ fn main() {
             .arg(&ys_dev)
             .arg(&mut zs_dev)
             .arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit("launch the multiplier");
+        unsafe { launch.launch(config) }.or_exit_launching(&multiplier);
     });
     // 3. The test: IEEE multiplication is exact to the bit on both sides.
     let zs = stream

@@ -37,7 +37,7 @@ fn run_sum(
     let launch = |total: &mut CudaSlice<f64>| {
         let mut launch = stream.launch_builder(kernel);
         launch.arg(xs).arg(total).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit("launch a sum kernel");
+        unsafe { launch.launch(config) }.or_exit_launching(kernel);
     };
     // The kernels add into the total: the timed runs pile up, and the checked run starts at 0.
     let t = time_gpu(stream, 2, 10, || launch(&mut total));

@@ -42,7 +42,7 @@ fn main() {
                 .arg(&mut d_counter)
                 .launch(cfg)
         }
-        .or_exit("launch a counter kernel");
+        .or_exit_launching(&kernel);
         stream.clone_dtoh(&d_counter).or_exit("copy from the GPU")[0]
     };
     let plain = count_with("count_plain");

@@ -39,7 +39,7 @@ fn gpu_max_f32(
             .arg(&mut d_result)
             .launch(cfg)
     }
-    .or_exit("launch a maximum kernel");
+    .or_exit_launching(&kernel);
     stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0]
 }
 
@@ -104,7 +104,7 @@ fn main() {
             .arg(&mut d_result)
             .launch(cfg)
     }
-    .or_exit("launch max_int");
+    .or_exit_launching(&max_int);
     let gpu = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
     let cpu = ints.par_iter().copied().max().unwrap_or(i32::MIN);
     println!(

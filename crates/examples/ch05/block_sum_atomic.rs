@@ -42,7 +42,7 @@ fn block_sum(
             .arg(&mut d_total)
             .launch(cfg)
     }
-    .or_exit("launch block_sum_atomic");
+    .or_exit_launching(block_sum_atomic);
     stream.clone_dtoh(&d_total).or_exit("copy from the GPU")[0]
 }
 // ANCHOR_END: block_sum

@@ -42,7 +42,7 @@ fn sum_without_atomics(
                 .arg(&mut next)
                 .launch(cfg)
         }
-        .or_exit("launch block_partial_sums");
+        .or_exit_launching(partial_sums);
         current = Some(next);
         len = blocks;
     }

@@ -57,7 +57,7 @@ fn main() {
                 .arg(&mut d_retries)
                 .launch(cfg)
         }
-        .or_exit("launch max_float_cas_counted");
+        .or_exit_launching(&max_float_cas_counted);
         let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
         let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
         println!(

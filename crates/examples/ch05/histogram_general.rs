@@ -55,7 +55,7 @@ impl Bincount {
                 .arg(&mut d_largest)
                 .launch(self.grid)
         }
-        .or_exit("launch bincount_largest_u8");
+        .or_exit_launching(&self.largest);
         stream.clone_dtoh(&d_largest).or_exit("copy from the GPU")[0] // waits for the GPU
     }
 
@@ -73,7 +73,7 @@ impl Bincount {
                 .arg(bins)
                 .launch(self.grid)
         }
-        .or_exit("launch bincount_count_u8");
+        .or_exit_launching(&self.count);
     }
 
     fn histogram(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>) -> CudaSlice<u32> {
@@ -140,7 +140,7 @@ fn main() {
                 .arg(bins)
                 .launch(grid)
         }
-        .or_exit("launch hist_shared_wide");
+        .or_exit_launching(&hist_shared_wide);
     };
     custom_launch(&mut d_custom);
     let custom = stream.clone_dtoh(&d_custom).or_exit("copy from the GPU");

@@ -107,7 +107,7 @@ fn main() {
                 )
                 .or_exit("raise the kernel's shared-memory limit");
             println!("  raised the kernel's limit to {} KiB", shared_bytes / 1024);
-            launch(&d_data, &mut d_out).or_exit("launch hist_shared_bins");
+            launch(&d_data, &mut d_out).or_exit_launching(&hist_shared_bins);
         }
         let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         println!(
@@ -119,7 +119,7 @@ fn main() {
         let mut d_counted = stream
             .alloc_zeros::<u32>(bins)
             .or_exit("allocate GPU memory");
-        launch(&d_cycling, &mut d_counted).or_exit("launch hist_shared_bins");
+        launch(&d_cycling, &mut d_counted).or_exit_launching(&hist_shared_bins);
         let counted = stream.clone_dtoh(&d_counted).or_exit("copy from the GPU");
         println!(
             "  on 0, 1, ..., {}, 0, 1, ...: {} in each bin{}: {}",

@@ -60,7 +60,7 @@ fn launch(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>, bins: &mu
             .arg(bins)
             .launch(cfg)
     }
-    .or_exit("launch a histogram kernel");
+    .or_exit_launching(way.kernel);
 }
 
 /// The histogram `way` makes of `d_data`, into zeroed bins.

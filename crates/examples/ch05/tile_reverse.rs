@@ -37,7 +37,7 @@ fn reverse_on_gpu(stream: &Arc<CudaStream>, reverse_tiles: &CudaFunction, x: &[f
             .arg(&mut d_out)
             .launch(one_block_per_tile)
     }
-    .or_exit("launch reverse_tiles");
+    .or_exit_launching(reverse_tiles);
     stream.clone_dtoh(&d_out).or_exit("copy from the GPU")
 }
 // ANCHOR_END: launch

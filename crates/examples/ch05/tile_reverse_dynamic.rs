@@ -60,7 +60,7 @@ fn main() {
                 .arg(&mut d_out)
                 .launch(cfg)
         }
-        .or_exit("launch reverse_tiles_dynamic");
+        .or_exit_launching(&reverse_tiles_dynamic);
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let want = reverse_each_tile(&x, tile);
         println!(

@@ -57,7 +57,7 @@ fn main() {
                 .arg(&mut d_out)
                 .launch(cfg)
         }
-        .or_exit("launch reverse_tiles_no_barrier");
+        .or_exit_launching(&reverse_no_barrier);
         ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);

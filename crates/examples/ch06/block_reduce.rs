@@ -41,7 +41,7 @@ fn run_sum(
                 .arg(total)
                 .launch(cfg)
         }
-        .or_exit("launch a sum kernel");
+        .or_exit_launching(kernel);
     };
     let t = time_gpu(stream, 3, 20, || launch(&mut total));
     stream.memset_zeros(&mut total).or_exit("zero the total");

@@ -75,7 +75,7 @@ fn main() {
             .arg(&(n as i32))
             .launch(cfg)
     }
-    .or_exit("launch exclusive_scan_warps");
+    .or_exit_launching(&scan);
     let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&got, &exclusive_per_warp(&values));
     println!(
@@ -107,7 +107,7 @@ fn main() {
             .arg(&mut d_by_ballot)
             .launch(cfg)
     }
-    .or_exit("launch positions_two_ways");
+    .or_exit_launching(&positions);
     let by_scan = stream.clone_dtoh(&d_by_scan).or_exit("copy from the GPU");
     let by_ballot = stream.clone_dtoh(&d_by_ballot).or_exit("copy from the GPU");
     let (w1, w2) = (

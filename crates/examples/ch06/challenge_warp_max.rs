@@ -70,7 +70,7 @@ fn main() {
                     .arg(&mut d_attempts)
                     .launch(cfg)
             }
-            .or_exit("launch a maximum kernel");
+            .or_exit_launching(&f);
             let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
             let attempts = stream.clone_dtoh(&d_attempts).or_exit("copy from the GPU")[0];
             println!(

@@ -56,15 +56,16 @@ fn vote_demo(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng) 
         block_dim: (32, 1, 1),
         shared_mem_bytes: 0,
     };
+    let vote_demo = function(module, "vote_demo");
     unsafe {
         stream
-            .launch_builder(&function(module, "vote_demo"))
+            .launch_builder(&vote_demo)
             .arg(&d_values)
             .arg(&threshold)
             .arg(&mut d_seen)
             .launch(cfg)
     }
-    .or_exit("launch vote_demo");
+    .or_exit_launching(&vote_demo);
     let seen = stream.clone_dtoh(&d_seen).or_exit("copy from the GPU");
 
     // The same answers, worked out on the CPU.
@@ -200,7 +201,7 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
                         .arg(count)
                         .launch(cfg)
                 }
-                .or_exit("launch a compaction kernel");
+                .or_exit_launching(&f);
             };
         // The checked run: one launch into freshly poisoned outputs, so that every element the
         // checks read was written by this launch.

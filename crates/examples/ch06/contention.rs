@@ -46,7 +46,7 @@ fn run(
         if way.counters > 1 {
             b.arg(&mask);
         }
-        unsafe { b.launch(cfg) }.or_exit("launch a summing kernel");
+        unsafe { b.launch(cfg) }.or_exit_launching(way.kernel);
     };
     // The counters must start at zero: an atomic adds to what is there.
     let mut d_counters = stream

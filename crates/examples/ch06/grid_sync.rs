@@ -63,7 +63,7 @@ fn launch_two_kernels(
             .arg(&mut *partials)
             .launch(grid(blocks))
     }
-    .or_exit("launch block_partials");
+    .or_exit_launching(phase1);
     unsafe {
         stream
             .launch_builder(phase2)
@@ -72,7 +72,7 @@ fn launch_two_kernels(
             .arg(total)
             .launch(grid(1))
     }
-    .or_exit("launch sum_partials");
+    .or_exit_launching(phase2);
 }
 // ANCHOR_END: two_kernels
 
@@ -145,7 +145,7 @@ fn main() {
             &mut total,
             blocks,
         )
-        .or_exit("launch sum_grid_sync cooperatively");
+        .or_exit_launching(&sum_grid_sync);
         totals.push(stream.clone_dtoh(&total).or_exit("copy the total back")[0]);
     }
     let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
@@ -199,7 +199,7 @@ fn main() {
         &mut total,
         blocks,
     )
-    .or_exit("launch sum_grid_sync cooperatively");
+    .or_exit_launching(&sum_grid_sync);
     let exact = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
     println!(
         "one kernel with grid.sync(), sum of i mod 16 over 2^20 values {exact:.1}, exactly 7864320: {}",
@@ -218,7 +218,7 @@ fn main() {
             &mut total,
             blocks,
         )
-        .or_exit("launch sum_grid_sync cooperatively")
+        .or_exit_launching(&sum_grid_sync)
     });
     let two = time_gpu(&stream, 3, 20, || {
         launch_two_kernels(
@@ -272,12 +272,12 @@ fn main() {
                 "  refused with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE before anything ran: yes"
             );
         }
-        Err(other) => {
-            eprintln!(
-                "Could not launch sum_grid_sync with {too_many} blocks, for another reason: {other}."
-            );
-            std::process::exit(1);
-        }
+        Err(other) => course::exit::fail(
+            course::exit::EXIT_CUDA_FAILED,
+            &format!(
+                "could not launch sum_grid_sync with {too_many} blocks, for another reason: {other}."
+            ),
+        ),
         Ok(()) => {
             stream.synchronize().or_exit("finish the launch");
             println!("{too_many} blocks, one more than fit at once (this machine)");

@@ -81,7 +81,7 @@ fn main() {
             .arg(&(n as i32))
             .launch(cfg)
     }
-    .or_exit("launch scan_warps");
+    .or_exit_launching(&scan_warps);
     check(
         "each warp's 32 values on their own",
         &d_out,
@@ -100,7 +100,7 @@ fn main() {
             .arg(&null_pointer)
             .launch(cfg)
     }
-    .or_exit("launch scan_blocks");
+    .or_exit_launching(&scan_blocks);
     check(
         "each block's values on their own",
         &d_out,
@@ -126,20 +126,20 @@ fn main() {
             .arg(&(n as i32))
             .arg(&mut d_totals)
             .launch(cfg)
-            .or_exit("launch scan_blocks");
+            .or_exit_launching(&scan_blocks);
         stream
             .launch_builder(&scan_totals)
             .arg(&mut d_totals)
             .arg(&(blocks as i32))
             .launch(one_block)
-            .or_exit("launch scan_totals");
+            .or_exit_launching(&scan_totals);
         stream
             .launch_builder(&add_block_offsets)
             .arg(&mut d_out)
             .arg(&(n as i32))
             .arg(&d_totals)
             .launch(cfg)
-            .or_exit("launch add_block_offsets");
+            .or_exit_launching(&add_block_offsets);
     };
     let t_scan = time_gpu(&stream, 2, 10, &mut scan_all);
     let want = scan_pieces_cpu(&values, n);
@@ -179,13 +179,13 @@ fn main() {
             .arg(&(m as i32))
             .arg(&mut d_tile_totals)
             .launch(per_tile)
-            .or_exit("launch reduce_tiles");
+            .or_exit_launching(&reduce_tiles);
         stream
             .launch_builder(&scan_totals)
             .arg(&mut d_tile_totals)
             .arg(&(tiles as i32))
             .launch(one_block)
-            .or_exit("launch scan_totals");
+            .or_exit_launching(&scan_totals);
         stream
             .launch_builder(&scan_tiles)
             .arg(&d_values)
@@ -193,7 +193,7 @@ fn main() {
             .arg(&(m as i32))
             .arg(&d_tile_totals)
             .launch(per_tile)
-            .or_exit("launch scan_tiles");
+            .or_exit_launching(&scan_tiles);
     };
     let mut d_fast = alloc_poisoned::<u32>(&stream, n);
     let t_fast = time_gpu(&stream, 2, 10, || reduce_then_scan(n, &mut d_fast));

@@ -127,7 +127,7 @@ fn gpu_tables(stream: &Arc<CudaStream>, kernel: &CudaFunction, values: &[i32]) -
             .arg(&mut d_table)
             .launch(one_warp)
     }
-    .or_exit("launch shuffle_table");
+    .or_exit_launching(kernel);
     stream
         .clone_dtoh(&d_table)
         .or_exit("copy the tables from the GPU")

@@ -89,7 +89,7 @@ fn main() {
                 .arg(&(steps as i32))
                 .launch(cfg)
         }
-        .or_exit("launch smooth_tiles");
+        .or_exit_launching(&smooth_tiles);
     };
     launch(&d_x, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");

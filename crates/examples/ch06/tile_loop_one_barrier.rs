@@ -88,7 +88,7 @@ fn main() {
                 .arg(&(steps as i32))
                 .launch(cfg)
         }
-        .or_exit("launch a smoothing kernel");
+        .or_exit_launching(kernel);
     };
 
     // ANCHOR: launches

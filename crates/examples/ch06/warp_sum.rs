@@ -101,7 +101,7 @@ fn run<T: DeviceRepr + ValidAsZeroBits + Default + Clone + Unpin>(
             .arg(&(n as i32))
             .launch(cfg)
     }
-    .or_exit(&format!("launch {kernel}"));
+    .or_exit_launching(&f);
     stream
         .clone_dtoh(&d_out)
         .or_exit("copy the result from the GPU")

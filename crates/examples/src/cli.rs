@@ -222,8 +222,7 @@ fn parse_u64(text: &str) -> Option<u64> {
 
 /// Print one sentence about a bad argument and exit with [`EXIT_BAD_ARGUMENT`].
 pub fn fail(sentence: &str) -> ! {
-    eprintln!("Error: {sentence}.");
-    std::process::exit(EXIT_BAD_ARGUMENT)
+    crate::exit::fail(EXIT_BAD_ARGUMENT, &format!("{sentence}."))
 }
 
 #[cfg(test)]

@@ -133,6 +133,5 @@ pub fn require_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
 
 /// The one way this module stops a program: `Error: ` and the message, exit status 1.
 fn fail(message: &str) -> ! {
-    eprintln!("Error: {message}");
-    std::process::exit(protocol::EXIT_CUDA_FAILED)
+    crate::exit::fail(crate::exit::EXIT_CUDA_FAILED, message)
 }

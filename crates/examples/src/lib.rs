@@ -1,13 +1,16 @@
 //! The small library every program of the book shares: finding the GPU, compiling and
-//! loading kernels, timing, comparing results, reading arguments, describing the machine
-//! and drawing plots. Each module does one of those things.
+//! loading kernels, timing, comparing results, reading arguments, describing the machine,
+//! stopping with one sentence and drawing plots. Each module does one of those things.
 
 pub mod cli;
 pub mod compare;
+pub mod exit;
 pub mod gpu;
 pub mod kernel;
 pub mod machine;
 pub mod plot;
+pub mod poison;
 pub mod random;
+pub mod sanitizer;
 pub mod sky;
 pub mod timing;

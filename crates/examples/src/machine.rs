@@ -1,4 +1,6 @@
-//! Naming the CPU that a program's timings were measured on.
+//! Naming the CPU and the GPU that a program's timings were measured on.
+
+use cudarc::driver::{CudaContext, sys};
 
 /// One line such as `CPU: AMD EPYC 9B14, 2 rayon threads`.
 pub fn describe_cpu() -> String {
@@ -37,4 +39,14 @@ pub fn data_cache_kib(level: u32) -> usize {
         }
     }
     0
+}
+
+/// One line naming the GPU, e.g. `GPU: NVIDIA H200 (compute capability 9.0, 132 SMs)`.
+pub fn describe_gpu(ctx: &CudaContext) -> String {
+    let name = ctx.name().unwrap_or_else(|_| "unknown GPU".into());
+    let (major, minor) = ctx.compute_capability().unwrap_or((0, 0));
+    let sms = ctx
+        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
+        .unwrap_or(0);
+    format!("GPU: {name} (compute capability {major}.{minor}, {sms} SMs)")
 }

@@ -294,11 +294,11 @@ pub fn check_block(file: &crate::kernel::KernelFile) {
         .find_map(|line| line.strip_prefix("#define TILE "))
         .and_then(|value| value.trim().parse::<u32>().ok());
     if tile != Some(BLOCK) {
-        eprintln!(
-            "Error: kernels/{} is written for blocks of {tile:?} threads, but the program launches {BLOCK}.",
+        let message = format!(
+            "kernels/{} is written for blocks of {tile:?} threads, but the program launches {BLOCK}.",
             file.name
         );
-        std::process::exit(1);
+        crate::exit::fail(crate::exit::EXIT_CUDA_FAILED, &message);
     }
 }
 
@@ -330,6 +330,6 @@ impl<T: DeviceRepr> OnGpu<T> {
             .arg(&self.ws)
             .arg(&self.vis);
         launch.arg(&self.n_vis).arg(&self.inv_n).arg(img);
-        unsafe { launch.launch(config) }.or_exit("launch an imaging kernel");
+        unsafe { launch.launch(config) }.or_exit_launching(kernel);
     }
 }

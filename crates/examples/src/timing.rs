@@ -11,7 +11,8 @@ use std::time::Instant;
 use cudarc::driver::CudaStream;
 use cudarc::driver::sys::CUevent_flags;
 
-use crate::gpu::{OrExit, sanitizing};
+use crate::exit::OrExit;
+use crate::sanitizer::sanitizing;
 
 /// Medians over the timed repetitions, in milliseconds.
 #[derive(Clone, Copy, Debug)]
@@ -125,6 +126,9 @@ fn three_digits(v: f64) -> String {
 }
 
 pub use protocol::Work;
+
+/// Reads back a time that [`fmt_ms`] wrote, as its two words (`4.31`, `µs`), in milliseconds.
+pub use protocol::parse_duration_ms;
 
 /// Append a measurement to the file named by `COURSE_METRICS` ([`protocol::METRICS_VAR`]), if
 /// any. `label` names the measurement within the program, e.g. `adder n=1e8`.

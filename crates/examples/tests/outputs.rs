@@ -49,10 +49,9 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
                 )
                 .into());
             }
-            return Ok(Completion::ignored_with(format!(
-                "needs an NVIDIA GPU: {}",
-                run.printed.trim()
-            )));
+            // The program's one sentence says why (`Error: this program needs an NVIDIA GPU, ...`).
+            let why = run.printed.trim();
+            return Ok(Completion::ignored_with(why.trim_start_matches("Error: ")));
         }
         if std::env::var_os("BLESS").is_some() && !case.gpu {
             case.bless(&run.printed)?;
@@ -192,15 +191,62 @@ fn figure_trial(svg: PathBuf) -> Trial {
     })
 }
 
-fn svgs(dir: &Path, found: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
-        let path = entry.path();
-        if path.is_dir() {
-            svgs(&path, found);
-        } else if path.extension().is_some_and(|e| e == "svg") {
-            found.push(path);
+/// A PNG figure says what drew it in its note (`course::png`). `drawn by `NAME ARGS``: a CPU
+/// program that prints it, run again and compared byte for byte. `written by `NAME ARGS``: a GPU
+/// program's picture, which the GPU check brings back; it cannot be redrawn here, so the trial
+/// is reported as ignored, and only if NAME is a GPU program (one with a `.gpu.txt` case).
+fn png_trial(png: PathBuf, root: &Path) -> Trial {
+    let name = format!(
+        "figure::{}",
+        png.file_name().unwrap_or_default().to_string_lossy()
+    );
+    let gpu_bins: Vec<String> = find_cases(root)
+        .iter()
+        .filter_map(|path| Case::read(path, root).ok())
+        .filter(|case| case.gpu)
+        .map(|case| case.bin)
+        .collect();
+    Trial::ignorable_test(name, move || {
+        let file = std::fs::read(&png).map_err(|e| format!("{}: {e}", png.display()))?;
+        let note = course::png::note(&file).unwrap_or_default();
+        let quoted = |prefix: &str| note.strip_prefix(prefix)?.strip_suffix('`');
+        if let Some(command) = quoted("written by `") {
+            let bin = command.split_whitespace().next().unwrap_or_default();
+            if !gpu_bins.iter().any(|b| b == bin) {
+                let why = "is no GPU program: it must print its picture, `drawn by ...`";
+                return Err(format!("{}: `{bin}` {why}", png.display()).into());
+            }
+            return Ok(Completion::ignored_with(format!(
+                "drawn by the GPU program `{command}`: the GPU check records it"
+            )));
         }
-    }
+        let command = quoted("drawn by `").ok_or_else(|| {
+            format!(
+                "{}: its note must say `drawn by `NAME ARGS`` (course::png::encode)",
+                png.display()
+            )
+        })?;
+        let mut words = command.split_whitespace();
+        let bin = words.next().unwrap_or_default();
+        let out = std::process::Command::new(bin_dir().join(bin))
+            .args(words)
+            .output()
+            .map_err(|e| format!("cannot run {bin}: {e}"))?;
+        if !out.status.success() {
+            let why = String::from_utf8_lossy(&out.stderr);
+            return Err(format!("`{command}` failed: {why}").into());
+        }
+        if std::env::var_os("BLESS").is_some() {
+            std::fs::write(&png, &out.stdout).map_err(|e| e.to_string())?;
+        } else if out.stdout != file {
+            return Err(format!(
+                "{} is not what `{command}` draws now; rerun with BLESS=1",
+                png.display()
+            )
+            .into());
+        }
+        Ok(Completion::Completed)
+    })
 }
 
 fn main() {
@@ -221,10 +267,10 @@ fn main() {
             move || Err(e.into()),
         )),
     }
-    let mut figures = Vec::new();
-    svgs(&root.join("../../src"), &mut figures);
-    figures.sort();
+    let figures = protocol::files_under(&root.join("../../src"), "svg");
     trials.extend(figures.into_iter().map(figure_trial));
+    let pictures = protocol::files_under(&root.join("../../src"), "png");
+    trials.extend(pictures.into_iter().map(|png| png_trial(png, root)));
     let conclusion = libtest_mimic::run(&args, trials);
     println!(
         "The output comparisons masked {} numbers (times, rates, and lines marked `(varies)` or `(this machine)`); every other number was compared.",

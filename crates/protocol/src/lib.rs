@@ -1,5 +1,6 @@
 //! What the book's programs (the `course` crate) and the checker (`checker`, `gpu-check`) agree
-//! on, in one place, so that neither side spells it alone.
+//! on, in one place, so that neither side spells it alone; and the two helpers every side needs
+//! (finding files under a folder, reading back a printed time).
 //!
 //! | exit status | meaning |
 //! | ---: | --- |
@@ -23,6 +24,10 @@ pub const METRICS_VAR: &str = "COURSE_METRICS";
 /// shrink problems whose size is not what their kernels test.
 pub const SANITIZE_VAR: &str = "COURSE_SANITIZE";
 
+/// Set (to a directory) by the GPU check: a program that draws a picture of its GPU result,
+/// such as chapter 7's image, writes it there, so the run brings it back beside the outputs.
+pub const FIGURES_VAR: &str = "COURSE_FIGURES";
+
 /// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`.
 pub const COMMAND_PREFIX: &str = "$ cargo run --release --bin ";
 
@@ -38,6 +43,42 @@ pub fn parse_command(line: &str) -> Result<(String, Vec<String>), String> {
         Some("--") => Ok((bin, words.map(String::from).collect())),
         Some(other) => Err(format!("unknown word `{other}` in the command")),
     }
+}
+
+/// Every file under `root` (in every folder below it) whose name ends in `.extension`, sorted:
+/// how the checker finds expected outputs and the tests find figures and built pages. A folder
+/// that cannot be read is skipped.
+pub fn files_under(root: &std::path::Path, extension: &str) -> Vec<std::path::PathBuf> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else if path.extension().is_some_and(|e| e == extension) {
+                found.push(path);
+            }
+        }
+    }
+    found.sort();
+    found
+}
+
+/// The units of time the programs print (`course::timing::fmt_ms`), `us` as well as `µs`, and
+/// how many milliseconds each is.
+pub const TIME_UNITS: [(&str, f64); 5] = [
+    ("ns", 1e-6),
+    ("µs", 1e-3),
+    ("us", 1e-3),
+    ("ms", 1.0),
+    ("s", 1e3),
+];
+
+/// A time printed as a number and a unit, such as `4.31` `µs`, in milliseconds.
+pub fn parse_duration_ms(value: &str, unit: &str) -> Option<f64> {
+    let (_, ms) = TIME_UNITS.iter().find(|(name, _)| *name == unit)?;
+    Some(value.parse::<f64>().ok()? * ms)
 }
 
 /// What a timed piece of work did, so that the results table can give a rate.
@@ -99,37 +140,5 @@ impl Metric {
             Work::Bytes(b) | Work::Flops(b) => b,
         };
         amount / (self.median_ms * 1e-3)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_metric_reads_back_what_it_wrote() {
-        let m = Metric {
-            program: "adder_sweep".into(),
-            label: "adder, n=100000000 f64".into(),
-            median_ms: 0.555,
-            work: Work::Bytes(2.4e9),
-        };
-        assert_eq!(Metric::parse(&m.line()), Ok(m.clone()));
-        assert!((m.rate() - 2.4e9 / 0.555e-3).abs() < 1.0);
-        assert!(Metric::parse("adder\t1.0").is_err());
-    }
-
-    #[test]
-    fn commands() {
-        let line = "$ cargo run --release --bin multi_gpu -- 2";
-        assert_eq!(
-            parse_command(line),
-            Ok(("multi_gpu".into(), vec!["2".into()]))
-        );
-        assert_eq!(
-            parse_command("$ cargo run --release --bin amdahl"),
-            Ok(("amdahl".into(), vec![]))
-        );
-        assert!(parse_command("$ cargo run --bin amdahl").is_err());
     }
 }
