@@ -9,6 +9,7 @@ pub mod gpu;
 pub mod kernel;
 pub mod machine;
 pub mod plot;
+pub mod png;
 pub mod poison;
 pub mod random;
 pub mod sanitizer;
