@@ -10,6 +10,7 @@ pub mod kernel;
 pub mod machine;
 pub mod plot;
 pub mod png;
+pub mod png;
 pub mod poison;
 pub mod random;
 pub mod sanitizer;
