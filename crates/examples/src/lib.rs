@@ -10,7 +10,6 @@ pub mod kernel;
 pub mod machine;
 pub mod plot;
 pub mod png;
-pub mod png;
 pub mod poison;
 pub mod random;
 pub mod sanitizer;
