@@ -1,15 +1,20 @@
-//! Draws the book's picture of the made-up sky: the real part of a SIDE × SIDE image from
-//! VISIBILITIES noise-free visibilities, computed with rayon in f64. Prints the SVG.
+//! Draws the book's pictures of the made-up sky: the real part of a SIDE × SIDE image from
+//! VISIBILITIES noise-free visibilities, computed with rayon in f64. Prints an SVG in grey, or
+//! with `png` a PNG in colour (`course::png`).
+use std::io::Write;
+
+use course::gpu::OrExit;
 use course::plot::grey_image_svg;
 use course::sky::{observe, pixels};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
 fn main() {
-    let (side, n_vis) = course::cli::parse(
-        "Draws the chapter's made-up sky, imaged from noise-free visibilities, as an SVG.",
+    let (png, side, n_vis) = course::cli::parse(
+        "Draws the chapter's made-up sky, imaged from noise-free visibilities, as an SVG or a PNG.",
         |args| {
             (
+                args.word("png", "print a PNG in colour instead of the SVG"),
                 args.usize("SIDE", "the image side in pixels", 128, 8, 1024),
                 args.usize(
                     "VISIBILITIES",
@@ -36,12 +41,18 @@ fn main() {
             // The sky is real: keep the real part.
             sum.re / n_vis as f64
         })
-        // Show the square root of the brightness (negative values black), so that the faint
-        // lobes stand out beside the bright point source.
-        .map(|brightness| brightness.max(0.0).sqrt())
         .collect();
     // ANCHOR_END: image
+    if png {
+        let note = format!("drawn by `sky_image png {side} {n_vis}`");
+        let file = course::png::encode(&image, side, side, &note);
+        std::io::stdout().write_all(&file).or_exit("write the PNG");
+        return;
+    }
+    // Show the square root of the brightness (negative values black), so that the faint lobes
+    // stand out beside the bright core.
+    let stretched: Vec<f64> = image.iter().map(|b| b.max(0.0).sqrt()).collect();
     let title = format!("Square root of the image, {side} x {side} pixels, {n_vis} visibilities");
     println!("<!-- drawn by `sky_image {side} {n_vis}` -->");
-    print!("{}", grey_image_svg(&title, &image, side, side, 3));
+    print!("{}", grey_image_svg(&title, &stretched, side, side, 3));
 }

@@ -1,5 +1,6 @@
-//! A made-up radio observation for chapter 7: a sky loosely like Fornax A (two extended lobes
-//! and a few point sources), seen by an interferometer of 64 antennas while the Earth turns.
+//! A made-up radio observation for chapter 7: a radio galaxy loosely like Fornax A (a bright
+//! core, two jets and two extended lobes) and a few point sources, seen by an interferometer of
+//! 64 antennas while the Earth turns.
 //! Everything is computed in f64. The imaging programs all take their data from here, so they
 //! image the same sky.
 
@@ -35,55 +36,66 @@ struct Component {
     sigma_m: f64,
 }
 
-/// Two lobes east and west of a faint core, and three compact sources, one of them the brightest pixel of any image.
-const SKY: [Component; 6] = [
+/// A compact component: all its flux in one direction.
+const fn point(l: f64, m: f64, flux: f64) -> Component {
+    gaussian(l, m, flux, 0.0, 0.0)
+}
+
+const fn gaussian(l: f64, m: f64, flux: f64, sigma_l: f64, sigma_m: f64) -> Component {
     Component {
-        l: -0.0085,
-        m: 0.0015,
-        flux: 160.0,
-        sigma_l: 0.0022,
-        sigma_m: 0.0030,
-    },
-    Component {
-        l: 0.0080,
-        m: -0.0020,
-        flux: 120.0,
-        sigma_l: 0.0026,
-        sigma_m: 0.0021,
-    },
-    Component {
-        l: 0.0003,
-        m: -0.0002,
-        flux: 1.0,
-        sigma_l: 0.0,
-        sigma_m: 0.0,
-    },
-    Component {
-        l: 0.0110,
-        m: 0.0105,
-        flux: 12.0,
-        sigma_l: 0.0,
-        sigma_m: 0.0,
-    },
-    Component {
-        l: -0.0120,
-        m: -0.0110,
-        flux: 2.0,
-        sigma_l: 0.0,
-        sigma_m: 0.0,
-    },
-    Component {
-        l: 0.0040,
-        m: 0.0140,
-        flux: 1.5,
-        sigma_l: 0.0,
-        sigma_m: 0.0,
-    },
+        l,
+        m,
+        flux,
+        sigma_l,
+        sigma_m,
+    }
+}
+
+/// The radio galaxy's core, at the centre of the field. It lies on a pixel centre at every
+/// image size, and it is the brightest pixel of every image: no lobe packs as much flux into
+/// one beam.
+const CORE: Component = point(0.0, 0.0, 8.0);
+
+/// A radio galaxy and a few unrelated sources, fluxes in Jy and directions in radians. The two
+/// lobes lie on an axis through the core, tilted a little from east-west. Each lobe is a faint
+/// broad envelope, a few smaller overlapping bodies that give it texture and a brighter outer
+/// rim, and a compact hot spot at its far end; a chain of knots (the jet) runs from the core
+/// towards each.
+const SKY: &[Component] = &[
+    CORE,
+    // West lobe (smaller l): the larger and brighter one.
+    gaussian(-0.0105, 0.0032, 25.0, 0.0030, 0.0030),
+    gaussian(-0.0090, 0.0026, 18.0, 0.0016, 0.0018),
+    gaussian(-0.0108, 0.0040, 18.0, 0.0016, 0.0016),
+    gaussian(-0.0112, 0.0018, 12.0, 0.0014, 0.0012),
+    gaussian(-0.0125, 0.0032, 12.0, 0.0010, 0.0016),
+    gaussian(-0.0098, 0.0050, 8.0, 0.0012, 0.0010),
+    gaussian(-0.0134, 0.0036, 4.0, 0.0004, 0.0004),
+    // West jet.
+    gaussian(-0.0025, 0.0007, 4.0, 0.0004, 0.0003),
+    gaussian(-0.0042, 0.0012, 3.5, 0.0005, 0.0003),
+    gaussian(-0.0060, 0.0018, 3.0, 0.0006, 0.0004),
+    // East lobe: fainter, with a filament along its northern side.
+    gaussian(0.0098, -0.0028, 20.0, 0.0030, 0.0026),
+    gaussian(0.0085, -0.0022, 14.0, 0.0016, 0.0014),
+    gaussian(0.0102, -0.0036, 14.0, 0.0014, 0.0016),
+    gaussian(0.0112, -0.0014, 10.0, 0.0018, 0.0008),
+    gaussian(0.0120, -0.0034, 9.0, 0.0010, 0.0014),
+    gaussian(0.0127, -0.0037, 3.5, 0.0005, 0.0005),
+    // East jet.
+    gaussian(0.0024, -0.0007, 3.5, 0.0004, 0.0003),
+    gaussian(0.0041, -0.0012, 3.0, 0.0005, 0.0003),
+    gaussian(0.0058, -0.0017, 2.5, 0.0006, 0.0004),
+    // Unrelated compact sources in the field.
+    point(0.0135, 0.0125, 3.0),
+    point(-0.0140, -0.0130, 2.0),
+    point(0.0035, 0.0155, 1.5),
+    point(-0.0050, -0.0150, 1.2),
 ];
 
-/// Where the brightest compact source lies, as direction cosines `(l, m)`.
+/// Where the brightest compact source lies, as direction cosines `(l, m)`: the core.
 pub fn brightest_point() -> (f64, f64) {
-    (SKY[3].l, SKY[3].m)
+    (CORE.l, CORE.m)
 }
 
 /// Measured data: baseline coordinates `(u, v, w)` in wavelengths and one visibility for each.
@@ -120,7 +132,7 @@ fn antennas() -> Vec<[f64; 3]> {
 /// `n_vis` visibilities: every pair of antennas at successive time steps, as many steps as
 /// needed. With `noise`, each visibility gets Gaussian noise of 1 Jy in each part.
 pub fn observe(n_vis: usize, noise: Option<&mut Rng>) -> Observation {
-    observe_sky(n_vis, &SKY, noise)
+    observe_sky(n_vis, SKY, noise)
 }
 
 /// The same baselines as [`observe`], looking at a sky of one point source of 1 Jy at `(l, m)`
