@@ -8,35 +8,40 @@
 // check: image_f32 has mul.f64
 // check: image_f32 lacks sin.approx.f32
 // check: image_sincospi lacks sin.approx.f32
-// check: image_fast_raw has sin.approx.f32
-// check: image_fast_raw has cos.approx.f32
+// check: image_fast_reduced has sin.approx.f32
+// check: image_fast_reduced has cvt.rni.f32.f32
 // check: image_fast has sin.approx.f32
 // check: image_fast has cos.approx.f32
-// check: image_fast has cvt.rni.f32.f32
-// check: image_hot_loop lacks cvt.rni.f32.f32
+// check: image_fast lacks cvt.rni.f32.f32
+// check: image_two_pi has sin.approx.f32
 // check: image_shared has bar.sync
-// check: image_coarse_4 lacks .local
-// check: image_coarse_1 lacks .local
-// check: image_coarse_2 lacks .local
-// check: image_coarse_3 lacks .local
-// check: image_coarse_6 lacks .local
-// check: image_coarse_8 lacks .local
-// check: image_coarse_4 has fma.rn.f32
-// check: image_coarse_4 lacks explicit fma.rn.f32
-// check: image_fma has explicit fma.rn.f32
+// check: image_shared lacks .local
+// check: image_coarse_1_256 lacks .local
+// check: image_coarse_2_256 lacks .local
+// check: image_coarse_3_256 lacks .local
+// check: image_coarse_4_256 lacks .local
+// check: image_coarse_6_256 lacks .local
+// check: image_coarse_8_256 lacks .local
+// check: image_coarse_3_256 has fma.rn.f32
+// check: image_coarse_3_256 lacks explicit fma.rn.f32
+// check: image_fma_3_256 has explicit fma.rn.f32
+// check: image_fma_3_256 lacks .local
+// check: image_fma_1_256 has explicit fma.rn.f32
+// check: image_fma_8_512 lacks .local
 // check: image_split_statements has fma.rn.f32
 // check: image_split_statements lacks explicit fma.rn.f32
-// check: image_shuffle has shfl.sync.idx.b32
-// check: image_shuffle lacks bar.sync
-// check: image_shuffle has explicit fma.rn.f32
+// check: image_shuffle_3 has shfl.sync.idx.b32
+// check: image_shuffle_3 lacks bar.sync
+// check: image_shuffle_3 has explicit fma.rn.f32
+// check: image_shuffle_3 lacks .local
 
 #define TWO_PI_F 6.28318530717958648f
-// Adding and then subtracting 1.5·2^23 rounds a float of size below 2^22 to a whole number.
-#define ROUNDER 12582912.0f
 // Visibilities per shared-memory tile. The kernels that use tiles fill one entry per thread, so
 // they need blocks of exactly TILE threads: they declare it with __launch_bounds__(TILE) (no more),
 // and the host checks that it launches TILE (no fewer).
 #define TILE 256
+// Pixels per thread of the steps that coarsen (6, 7 and 8), chosen by imaging_tuning's sweep.
+#define STEP_K 3
 
 // ANCHOR: f32
 // Optimisation 2: the same kernel in float. Every constant carries an f suffix: a bare 2.0
@@ -86,12 +91,40 @@ extern "C" __global__ void image_sincospi(const float *ls, const float *ms, cons
 }
 // ANCHOR_END: sincospi
 
-// ANCHOR: fast_raw
-// Second candidate: the hardware's approximate sine and cosine, on the phase as it comes.
-// CUDA documents their accuracy only for angles in [-π, π]; these reach hundreds of radians.
-extern "C" __global__ void image_fast_raw(const float *ls, const float *ms, const float *ns, int n_px,
-                                          const float *us, const float *vs, const float *ws,
-                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+// ANCHOR: fast_reduced
+// Second candidate: the phase in turns, minus its nearest whole number (rintf), lies in
+// [-0.5, 0.5]; times 2π it is an angle in [-π, π], the range for which CUDA documents the
+// accuracy of its fast sine and cosine. Exact (no bits are lost), but it costs instructions.
+extern "C" __global__ void image_fast_reduced(const float *ls, const float *ms, const float *ns,
+                                              int n_px, const float *us, const float *vs,
+                                              const float *ws, const float2 *vis, int n_vis,
+                                              float inv_n, float2 *img)
+{
+    int p = blockIdx.x * blockDim.x + threadIdx.x;
+    if (p < n_px) {
+        float l = ls[p], m = ms[p], nd = ns[p];
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int j = 0; j < n_vis; ++j) {
+            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
+            float reduced = turns - rintf(turns);
+            float s, c;
+            __sincosf(TWO_PI_F * reduced, &s, &c);
+            float2 v = vis[j];
+            sum.x += v.x * c - v.y * s;
+            sum.y += v.x * s + v.y * c;
+        }
+        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
+    }
+}
+// ANCHOR_END: fast_reduced
+
+// ANCHOR: fast
+// Optimisation 3 as kept: the hardware's approximate sine and cosine (__sincosf), on the
+// phase as it comes. CUDA documents their accuracy for angles in [-π, π]; these reach a few
+// hundred radians, and the program measures what that costs in accuracy.
+extern "C" __global__ void image_fast(const float *ls, const float *ms, const float *ns, int n_px,
+                                      const float *us, const float *vs, const float *ws,
+                                      const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p < n_px) {
@@ -108,49 +141,24 @@ extern "C" __global__ void image_fast_raw(const float *ls, const float *ms, cons
         img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
     }
 }
-// ANCHOR_END: fast_raw
-
-// ANCHOR: fast
-// Optimisation 3 as kept: the phase in turns, minus its nearest whole number (rintf), lies in
-// [-0.5, 0.5]; times 2π it is an angle in [-π, π], where __sincosf keeps its stated accuracy.
-extern "C" __global__ void image_fast(const float *ls, const float *ms, const float *ns, int n_px,
-                                      const float *us, const float *vs, const float *ws,
-                                      const float2 *vis, int n_vis, float inv_n, float2 *img)
-{
-    int p = blockIdx.x * blockDim.x + threadIdx.x;
-    if (p < n_px) {
-        float l = ls[p], m = ms[p], nd = ns[p];
-        float2 sum = make_float2(0.0f, 0.0f);
-        for (int j = 0; j < n_vis; ++j) {
-            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
-            float reduced = turns - rintf(turns);  // exact: no bits are lost here
-            float s, c;
-            __sincosf(TWO_PI_F * reduced, &s, &c);
-            float2 v = vis[j];
-            sum.x += v.x * c - v.y * s;
-            sum.y += v.x * s + v.y * c;
-        }
-        img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
-    }
-}
 // ANCHOR_END: fast
 
-// ANCHOR: hot_loop
-// Optimisation 4: the same loop with the rounding done by two additions, which run at the
-// full rate of the FP32 units, instead of rintf's conversion instruction (cvt.rni).
-extern "C" __global__ void image_hot_loop(const float *ls, const float *ms, const float *ns, int n_px,
-                                          const float *us, const float *vs, const float *ws,
-                                          const float2 *vis, int n_vis, float inv_n, float2 *img)
+// ANCHOR: two_pi
+// Optimisation 4: the factor 2π multiplies l, m and n' once, before the loop, instead of
+// every phase inside it: one multiply fewer per pixel-visibility pair.
+extern "C" __global__ void image_two_pi(const float *ls, const float *ms, const float *ns,
+                                        int n_px, const float *us, const float *vs,
+                                        const float *ws, const float2 *vis, int n_vis,
+                                        float inv_n, float2 *img)
 {
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     if (p < n_px) {
-        float l = ls[p], m = ms[p], nd = ns[p];
+        float l = TWO_PI_F * ls[p], m = TWO_PI_F * ms[p], nd = TWO_PI_F * ns[p];
         float2 sum = make_float2(0.0f, 0.0f);
         for (int j = 0; j < n_vis; ++j) {
-            float turns = us[j] * l + vs[j] * m + ws[j] * nd;
-            float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+            float phase = us[j] * l + vs[j] * m + ws[j] * nd;
             float s, c;
-            __sincosf(TWO_PI_F * reduced, &s, &c);
+            __sincosf(phase, &s, &c);
             float2 v = vis[j];
             sum.x += v.x * c - v.y * s;
             sum.y += v.x * s + v.y * c;
@@ -158,7 +166,7 @@ extern "C" __global__ void image_hot_loop(const float *ls, const float *ms, cons
         img[p] = make_float2(sum.x * inv_n, sum.y * inv_n);
     }
 }
-// ANCHOR_END: hot_loop
+// ANCHOR_END: two_pi
 
 // ANCHOR: shared
 // Optimisation 5: the block reads TILE visibilities at a time into shared memory, one per
@@ -175,7 +183,7 @@ image_shared(const float *ls, const float *ms, const float *ns, int n_px,
     int p = blockIdx.x * blockDim.x + threadIdx.x;
     float l = 0.0f, m = 0.0f, nd = 0.0f;
     if (p < n_px) {
-        l = ls[p], m = ms[p], nd = ns[p];
+        l = TWO_PI_F * ls[p], m = TWO_PI_F * ms[p], nd = TWO_PI_F * ns[p];
     }
     float2 sum = make_float2(0.0f, 0.0f);
     for (int start = 0; start < n_vis; start += TILE) {
@@ -190,10 +198,9 @@ image_shared(const float *ls, const float *ms, const float *ns, int n_px,
         __syncthreads();  // the tile is full
         for (int k = 0; k < TILE; ++k) {
             float4 b = uvw_tile[k];  // every thread reads the same address: a broadcast
-            float turns = b.x * l + b.y * m + b.z * nd;
-            float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+            float phase = b.x * l + b.y * m + b.z * nd;
             float s, c;
-            __sincosf(TWO_PI_F * reduced, &s, &c);
+            __sincosf(phase, &s, &c);
             float2 v = vis_tile[k];
             sum.x += v.x * c - v.y * s;
             sum.y += v.x * s + v.y * c;
@@ -209,26 +216,27 @@ image_shared(const float *ls, const float *ms, const float *ns, int n_px,
 // ANCHOR: coarse
 // Optimisation 6: each thread computes K pixels, p, p + stride, ..., p + (K-1)·stride, where
 // stride is the number of threads in the grid, so a warp's pixels stay side by side. Each
-// visibility read from shared memory now serves K pixels. K is a template parameter: the
-// compiler knows it, unrolls the loops over it and keeps the arrays in registers.
-template <int K>
+// visibility read from shared memory now serves K pixels. K and the block size T are template
+// parameters: the compiler knows them, unrolls the loops over K and keeps the arrays in
+// registers.
+template <int K, int T>
 __device__ void image_coarse_body(const float *ls, const float *ms, const float *ns, int n_px,
                                   const float *us, const float *vs, const float *ws,
                                   const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
-    __shared__ float4 uvw_tile[TILE];
-    __shared__ float2 vis_tile[TILE];
-    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    __shared__ float4 uvw_tile[T];
+    __shared__ float2 vis_tile[T];
+    const int first = blockIdx.x * T + threadIdx.x, stride = gridDim.x * T;
     float l[K], m[K], nd[K];
     float2 sum[K];
     for (int i = 0; i < K; ++i) {
         int p = first + i * stride;
-        l[i] = p < n_px ? ls[p] : 0.0f;
-        m[i] = p < n_px ? ms[p] : 0.0f;
-        nd[i] = p < n_px ? ns[p] : 0.0f;
+        l[i] = p < n_px ? TWO_PI_F * ls[p] : 0.0f;
+        m[i] = p < n_px ? TWO_PI_F * ms[p] : 0.0f;
+        nd[i] = p < n_px ? TWO_PI_F * ns[p] : 0.0f;
         sum[i] = make_float2(0.0f, 0.0f);
     }
-    for (int start = 0; start < n_vis; start += TILE) {
+    for (int start = 0; start < n_vis; start += T) {
         int j = start + threadIdx.x;
         if (j < n_vis) {
             uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
@@ -238,14 +246,13 @@ __device__ void image_coarse_body(const float *ls, const float *ms, const float 
             vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
         }
         __syncthreads();
-        for (int k = 0; k < TILE; ++k) {
+        for (int k = 0; k < T; ++k) {
             float4 b = uvw_tile[k];
             float2 v = vis_tile[k];
             for (int i = 0; i < K; ++i) {
-                float turns = b.x * l[i] + b.y * m[i] + b.z * nd[i];
-                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float phase = b.x * l[i] + b.y * m[i] + b.z * nd[i];
                 float s, c;
-                __sincosf(TWO_PI_F * reduced, &s, &c);
+                __sincosf(phase, &s, &c);
                 sum[i].x += v.x * c - v.y * s;
                 sum[i].y += v.x * s + v.y * c;
             }
@@ -259,54 +266,30 @@ __device__ void image_coarse_body(const float *ls, const float *ms, const float 
         }
     }
 }
-
-extern "C" __global__ void __launch_bounds__(TILE)
-image_coarse_4(const float *ls, const float *ms, const float *ns, int n_px,
-               const float *us, const float *vs, const float *ws,
-               const float2 *vis, int n_vis, float inv_n, float2 *img)
-{
-    image_coarse_body<4>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);
-}
 // ANCHOR_END: coarse
-
-// The other coarsening factors, for the chapter's challenge.
-#define COARSE(K)                                                                                    \
-    extern "C" __global__ void __launch_bounds__(TILE)                                              \
-    image_coarse_##K(const float *ls, const float *ms, const float *ns, int n_px, const float *us,  \
-                     const float *vs, const float *ws, const float2 *vis, int n_vis, float inv_n,   \
-                     float2 *img)                                                                   \
-    {                                                                                               \
-        image_coarse_body<K>(ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img);                \
-    }
-COARSE(1)
-COARSE(2)
-COARSE(3)
-COARSE(6)
-COARSE(8)
 
 // ANCHOR: fma
 // Optimisation 7: every multiply-add written as one fused multiply-add, __fmaf_rn(a, b, c) =
 // a·b + c with one rounding. The complex update becomes four FMAs straight into the sums.
-// (The rest is optimisation 6 with K = 4.)
-extern "C" __global__ void __launch_bounds__(TILE)
-image_fma(const float *ls, const float *ms, const float *ns, int n_px,
-          const float *us, const float *vs, const float *ws,
-          const float2 *vis, int n_vis, float inv_n, float2 *img)
+// (The rest is optimisation 6.)
+template <int K, int T>
+__device__ void image_fma_body(const float *ls, const float *ms, const float *ns, int n_px,
+                               const float *us, const float *vs, const float *ws,
+                               const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
-    const int K = 4;
-    __shared__ float4 uvw_tile[TILE];
-    __shared__ float2 vis_tile[TILE];
-    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    __shared__ float4 uvw_tile[T];
+    __shared__ float2 vis_tile[T];
+    const int first = blockIdx.x * T + threadIdx.x, stride = gridDim.x * T;
     float l[K], m[K], nd[K];
     float2 sum[K];
     for (int i = 0; i < K; ++i) {
         int p = first + i * stride;
-        l[i] = p < n_px ? ls[p] : 0.0f;
-        m[i] = p < n_px ? ms[p] : 0.0f;
-        nd[i] = p < n_px ? ns[p] : 0.0f;
+        l[i] = p < n_px ? TWO_PI_F * ls[p] : 0.0f;
+        m[i] = p < n_px ? TWO_PI_F * ms[p] : 0.0f;
+        nd[i] = p < n_px ? TWO_PI_F * ns[p] : 0.0f;
         sum[i] = make_float2(0.0f, 0.0f);
     }
-    for (int start = 0; start < n_vis; start += TILE) {
+    for (int start = 0; start < n_vis; start += T) {
         int j = start + threadIdx.x;
         if (j < n_vis) {
             uvw_tile[threadIdx.x] = make_float4(us[j], vs[j], ws[j], 0.0f);
@@ -316,14 +299,13 @@ image_fma(const float *ls, const float *ms, const float *ns, int n_px,
             vis_tile[threadIdx.x] = make_float2(0.0f, 0.0f);
         }
         __syncthreads();
-        for (int k = 0; k < TILE; ++k) {
+        for (int k = 0; k < T; ++k) {
             float4 b = uvw_tile[k];
             float2 v = vis_tile[k];
             for (int i = 0; i < K; ++i) {
-                float turns = __fmaf_rn(b.x, l[i], __fmaf_rn(b.y, m[i], b.z * nd[i]));
-                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float phase = __fmaf_rn(b.x, l[i], __fmaf_rn(b.y, m[i], b.z * nd[i]));
                 float s, c;
-                __sincosf(TWO_PI_F * reduced, &s, &c);
+                __sincosf(phase, &s, &c);
                 sum[i].x = __fmaf_rn(v.x, c, sum[i].x);
                 sum[i].x = __fmaf_rn(-v.y, s, sum[i].x);
                 sum[i].y = __fmaf_rn(v.x, s, sum[i].y);
@@ -348,17 +330,17 @@ image_split_statements(const float *ls, const float *ms, const float *ns, int n_
                        const float *us, const float *vs, const float *ws,
                        const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
-    const int K = 4;
+    const int K = STEP_K;
     __shared__ float4 uvw_tile[TILE];
     __shared__ float2 vis_tile[TILE];
-    const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
+    const int first = blockIdx.x * TILE + threadIdx.x, stride = gridDim.x * TILE;
     float l[K], m[K], nd[K];
     float2 sum[K];
     for (int i = 0; i < K; ++i) {
         int p = first + i * stride;
-        l[i] = p < n_px ? ls[p] : 0.0f;
-        m[i] = p < n_px ? ms[p] : 0.0f;
-        nd[i] = p < n_px ? ns[p] : 0.0f;
+        l[i] = p < n_px ? TWO_PI_F * ls[p] : 0.0f;
+        m[i] = p < n_px ? TWO_PI_F * ms[p] : 0.0f;
+        nd[i] = p < n_px ? TWO_PI_F * ns[p] : 0.0f;
         sum[i] = make_float2(0.0f, 0.0f);
     }
     for (int start = 0; start < n_vis; start += TILE) {
@@ -375,10 +357,9 @@ image_split_statements(const float *ls, const float *ms, const float *ns, int n_
             float4 b = uvw_tile[k];
             float2 v = vis_tile[k];
             for (int i = 0; i < K; ++i) {
-                float turns = b.x * l[i] + b.y * m[i] + b.z * nd[i];
-                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float phase = b.x * l[i] + b.y * m[i] + b.z * nd[i];
                 float s, c;
-                __sincosf(TWO_PI_F * reduced, &s, &c);
+                __sincosf(phase, &s, &c);
                 sum[i].x += v.x * c;
                 sum[i].x -= v.y * s;
                 sum[i].y += v.x * s;
@@ -401,11 +382,11 @@ image_split_statements(const float *ls, const float *ms, const float *ns, int n_
 // of the next 32 into registers; then, 32 times, every lane takes lane src's copy with
 // __shfl_sync and uses it for its K pixels. All 32 lanes run every shuffle (n_vis is the same
 // for all), so threads past the last pixel take part with dummy coordinates.
-extern "C" __global__ void image_shuffle(const float *ls, const float *ms, const float *ns, int n_px,
-                                         const float *us, const float *vs, const float *ws,
-                                         const float2 *vis, int n_vis, float inv_n, float2 *img)
+template <int K>
+__device__ void image_shuffle_body(const float *ls, const float *ms, const float *ns, int n_px,
+                                   const float *us, const float *vs, const float *ws,
+                                   const float2 *vis, int n_vis, float inv_n, float2 *img)
 {
-    const int K = 4;
     const unsigned all = 0xffffffffu;
     const int lane = threadIdx.x % 32;
     const int first = blockIdx.x * blockDim.x + threadIdx.x, stride = gridDim.x * blockDim.x;
@@ -413,9 +394,9 @@ extern "C" __global__ void image_shuffle(const float *ls, const float *ms, const
     float2 sum[K];
     for (int i = 0; i < K; ++i) {
         int p = first + i * stride;
-        l[i] = p < n_px ? ls[p] : 0.0f;
-        m[i] = p < n_px ? ms[p] : 0.0f;
-        nd[i] = p < n_px ? ns[p] : 0.0f;
+        l[i] = p < n_px ? TWO_PI_F * ls[p] : 0.0f;
+        m[i] = p < n_px ? TWO_PI_F * ms[p] : 0.0f;
+        nd[i] = p < n_px ? TWO_PI_F * ns[p] : 0.0f;
         sum[i] = make_float2(0.0f, 0.0f);
     }
     for (int start = 0; start < n_vis; start += 32) {
@@ -427,13 +408,13 @@ extern "C" __global__ void image_shuffle(const float *ls, const float *ms, const
             datum = vis[j];
         }
         for (int src = 0; src < 32; ++src) {
-            float bu = __shfl_sync(all, u, src), bv = __shfl_sync(all, v, src), bw = __shfl_sync(all, w, src);
+            float bu = __shfl_sync(all, u, src), bv = __shfl_sync(all, v, src);
+            float bw = __shfl_sync(all, w, src);
             float re = __shfl_sync(all, datum.x, src), im = __shfl_sync(all, datum.y, src);
             for (int i = 0; i < K; ++i) {
-                float turns = __fmaf_rn(bu, l[i], __fmaf_rn(bv, m[i], bw * nd[i]));
-                float reduced = turns - ((turns + ROUNDER) - ROUNDER);
+                float phase = __fmaf_rn(bu, l[i], __fmaf_rn(bv, m[i], bw * nd[i]));
                 float s, c;
-                __sincosf(TWO_PI_F * reduced, &s, &c);
+                __sincosf(phase, &s, &c);
                 sum[i].x = __fmaf_rn(re, c, sum[i].x);
                 sum[i].x = __fmaf_rn(-im, s, sum[i].x);
                 sum[i].y = __fmaf_rn(re, s, sum[i].y);
@@ -449,3 +430,35 @@ extern "C" __global__ void image_shuffle(const float *ls, const float *ms, const
     }
 }
 // ANCHOR_END: shuffle
+
+// The kernels the program launches: each body instantiated for the pixels per thread K and the
+// block size T named in the kernel's name, such as image_fma_4_256. The steps use STEP_K and
+// TILE; imaging_tuning times the others.
+#define ARGS                                                                                       \
+    const float *ls, const float *ms, const float *ns, int n_px, const float *us, const float *vs, \
+        const float *ws, const float2 *vis, int n_vis, float inv_n, float2 *img
+#define PASS ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n, img
+#define COARSE(K, T)                                                                               \
+    extern "C" __global__ void __launch_bounds__(T) image_coarse_##K##_##T(ARGS)                   \
+    {                                                                                              \
+        image_coarse_body<K, T>(PASS);                                                             \
+    }
+#define FMA(K, T)                                                                                  \
+    extern "C" __global__ void __launch_bounds__(T) image_fma_##K##_##T(ARGS)                      \
+    {                                                                                              \
+        image_fma_body<K, T>(PASS);                                                                \
+    }
+#define SHUFFLE(K)                                                                                 \
+    extern "C" __global__ void image_shuffle_##K(ARGS) { image_shuffle_body<K>(PASS); }
+#define EVERY_K(M, T) M(1, T) M(2, T) M(3, T) M(4, T) M(6, T) M(8, T)
+EVERY_K(COARSE, 256)
+EVERY_K(FMA, 64)
+EVERY_K(FMA, 128)
+EVERY_K(FMA, 256)
+EVERY_K(FMA, 512)
+SHUFFLE(1)
+SHUFFLE(2)
+SHUFFLE(3)
+SHUFFLE(4)
+SHUFFLE(6)
+SHUFFLE(8)

@@ -25,7 +25,7 @@ fn main() {
         "Times optimisation 6's imaging kernel with 1 to 8 pixels per thread on the GPU.",
         |args| args.seed(),
     );
-    let (side, n_vis) = (problem_size(1024, 64), problem_size(1 << 18, 4096));
+    let (side, n_vis) = (problem_size(700, 64), problem_size(1 << 18, 4096));
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
@@ -42,12 +42,12 @@ fn main() {
     println!("K  blocks       time  vs K = 1          rate  same image as K = 1");
     let (mut base_ms, mut base_img) = (0.0, Vec::new());
     for k in [1usize, 2, 3, 4, 6, 8] {
-        let kernel = function(&module, &format!("image_coarse_{k}"));
+        let kernel = function(&module, &format!("image_coarse_{k}_256"));
         let blocks = (side * side).div_ceil(k).div_ceil(BLOCK as usize);
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
         let t = time_gpu(&stream, 1, 10, || d.launch(&stream, &kernel, k, &mut img));
         record(
-            &format!("image_coarse_{k}, {side}x{side} px, {n_vis} vis"),
+            &format!("image_coarse_{k}_256, {side}x{side} px, {n_vis} vis"),
             &t,
             Work::Flops(flops),
         );

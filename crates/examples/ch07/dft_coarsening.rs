@@ -5,16 +5,14 @@
 use std::sync::Arc;
 
 use course::compare::{relative_error, verdict, within_bound};
+use course::floor::{sfu_floor, sfu_per_clock};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::cufft::sys::float2;
-use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use num_complex::Complex64;
 use rustfft::FftPlanner;
 
@@ -33,35 +31,6 @@ struct Run {
     ms: f64,
     out: Vec<float2>,
 }
-
-// ANCHOR: floor
-/// Sines and cosines per clock per SM in the CUDA programming guide's throughput table, for the
-/// compute capabilities whose entry this course has checked (A100, H100 and H200).
-fn sfu_per_clock(compute_capability: (i32, i32)) -> Option<u32> {
-    matches!(compute_capability, (8, 0) | (9, 0)).then_some(16)
-}
-
-/// The special-function floor of `pairs` (k, j) pairs, each one sine and one cosine, on this
-/// GPU in milliseconds, with the line that shows the arithmetic; `None` for a GPU the table
-/// lookup above does not know.
-fn sfu_floor(ctx: &CudaContext, pairs: f64) -> Option<(f64, String)> {
-    let cc = ctx
-        .compute_capability()
-        .or_exit("read the compute capability");
-    let per_clock = sfu_per_clock(cc)?;
-    let attr = |a| ctx.attribute(a).or_exit("read a device attribute");
-    let sms = attr(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
-    let khz = attr(Attr::CU_DEVICE_ATTRIBUTE_CLOCK_RATE);
-    let ms = 2.0 * pairs / (f64::from(sms) * f64::from(per_clock) * f64::from(khz));
-    let line = format!(
-        "special-function floor: 2 per pair x {pairs:.0} pairs / ({sms} SMs x {per_clock} per \
-         clock x {} MHz) = {} (this machine)",
-        khz / 1000,
-        fmt_ms(ms)
-    );
-    Some((ms, line))
-}
-// ANCHOR_END: floor
 
 /// Real and imaginary parts side by side, in f64.
 fn flat(v: &[float2]) -> Vec<f64> {
@@ -139,7 +108,7 @@ fn main() {
 
     // Each (k, j) pair takes one sine and one cosine from the special-function units.
     let pairs = (n * n) as f64;
-    let floor = sfu_floor(&ctx, pairs);
+    let floor = sfu_floor(&ctx, 2, pairs);
     if let Some((_, line)) = &floor {
         let (major, minor) = ctx
             .compute_capability()

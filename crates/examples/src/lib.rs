@@ -5,6 +5,7 @@
 pub mod cli;
 pub mod compare;
 pub mod exit;
+pub mod floor;
 pub mod gpu;
 pub mod kernel;
 pub mod machine;

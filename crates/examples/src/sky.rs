@@ -324,10 +324,22 @@ impl<T: DeviceRepr> OnGpu<T> {
         per_thread: usize,
         img: &mut CudaSlice<[T; 2]>,
     ) {
+        self.launch_in_blocks(stream, kernel, per_thread, BLOCK, img);
+    }
+
+    /// [`OnGpu::launch`] in blocks of `block` threads.
+    pub fn launch_in_blocks(
+        &self,
+        stream: &Arc<CudaStream>,
+        kernel: &CudaFunction,
+        per_thread: usize,
+        block: u32,
+        img: &mut CudaSlice<[T; 2]>,
+    ) {
         let threads = (self.n_px as usize).div_ceil(per_thread) as u32;
         let config = LaunchConfig {
-            grid_dim: (threads.div_ceil(BLOCK), 1, 1),
-            block_dim: (BLOCK, 1, 1),
+            grid_dim: (threads.div_ceil(block), 1, 1),
+            block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
         };
         let mut launch = stream.launch_builder(kernel);

@@ -12,7 +12,8 @@
 //! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead (several at once:
 //! run it after the output check, never beside it, or it disturbs the timings). Everything it
 //! writes goes to `DIR` (default `gpu-check-out`): `results.md`, `metrics.tsv`, and under
-//! `outputs/` what each program printed, in the book's expected-output layout; with
+//! `outputs/` what each program printed, in the book's expected-output layout, under
+//! `figures/` the pictures programs draw of their GPU results; with
 //! `--sanitize`, `sanitizer.txt`. `--results-from DIR` only rewrites `DIR/results.md` from the
 //! metrics of an earlier run.
 
@@ -136,13 +137,22 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
     let metrics = out.join("metrics.tsv");
     let _ = std::fs::remove_file(&metrics);
     let metrics_env = metrics.to_string_lossy().into_owned();
+    let figures = out.join("figures");
+    let _ = std::fs::create_dir_all(&figures);
+    let figures_env = figures.to_string_lossy().into_owned();
     let mut tally = Tally {
         passed: 0,
         failed: Vec::new(),
         skipped: Vec::new(),
     };
     for case in cases {
-        let run = match case.run(bin_dir, &[(protocol::METRICS_VAR, &metrics_env)]) {
+        let run = match case.run(
+            bin_dir,
+            &[
+                (protocol::METRICS_VAR, &metrics_env),
+                (protocol::FIGURES_VAR, &figures_env),
+            ],
+        ) {
             Ok(run) => run,
             Err(e) => {
                 println!("FAILED {}: {e}", case.name);
