@@ -4,11 +4,30 @@
 // Inside the loop over j the only special-function work is that one __sincosf; the phase
 // is advanced with additions, so no integer is converted to a float there (the conversions of
 // k and N happen once per thread, before the loop, so the PTX does hold a few).
-// check: every kernel has sin.approx.f32
-// check: every kernel has cos.approx.f32
 // check: every kernel lacks .f64
 // check: every kernel lacks .local
-// check: every kernel has explicit fma.rn.f32
+// check: dft_coarse_1 has sin.approx.f32
+// check: dft_coarse_1 has cos.approx.f32
+// check: dft_coarse_1 has explicit fma.rn.f32
+// check: dft_coarse_2 has sin.approx.f32
+// check: dft_coarse_2 has cos.approx.f32
+// check: dft_coarse_2 has explicit fma.rn.f32
+// check: dft_coarse_3 has sin.approx.f32
+// check: dft_coarse_3 has cos.approx.f32
+// check: dft_coarse_3 has explicit fma.rn.f32
+// check: dft_coarse_4 has sin.approx.f32
+// check: dft_coarse_4 has cos.approx.f32
+// check: dft_coarse_4 has explicit fma.rn.f32
+// check: dft_coarse_6 has sin.approx.f32
+// check: dft_coarse_6 has cos.approx.f32
+// check: dft_coarse_6 has explicit fma.rn.f32
+// check: dft_coarse_8 has sin.approx.f32
+// check: dft_coarse_8 has cos.approx.f32
+// check: dft_coarse_8 has explicit fma.rn.f32
+// check: dft_pairs has sin.approx.f32
+// check: dft_pairs has cos.approx.f32
+// check: dft_pairs has explicit fma.rn.f32
+// check: dft_sum_parts lacks sin.approx.f32
 
 #define TWO_PI_F 6.28318530717958648f
 // Terms per partial sum. One float sum of all N terms would lose about sqrt(N/24)·2^-23 of its
@@ -99,3 +118,72 @@ COARSE(4)
 COARSE(6)
 COARSE(8)
 // ANCHOR_END: instances
+
+// ANCHOR: pairs
+// Coarsening that shares the sine and cosine: X[k] and X[N-k] need the angles -θ and +θ of the
+// same θ = 2π·k·j/N, so one __sincosf serves both outputs (cos θ is shared, sin θ changes
+// sign). Thread k (0 <= k <= N/2) computes both. That halves the special-function work but
+// also the threads, so the sum over j is split too: block row blockIdx.y adds up the j of its
+// part only and writes its partial sums to row blockIdx.y of `partial` (N values per row);
+// dft_sum_parts then adds the rows in order. Every row gets every k written exactly once.
+extern "C" __global__ void __launch_bounds__(THREADS)
+dft_pairs(const float2 *xs, float2 *partial, int n)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    const int per_part = (n + gridDim.y - 1) / gridDim.y;
+    const int j0 = blockIdx.y * per_part, j1 = min(j0 + per_part, n);
+    const float nf = n, half = 0.5f * nf;
+    const float step = -TWO_PI_F / nf;
+    const bool active = k <= n / 2;
+    const float kf = active ? k : 0;
+    // (k·j0) mod N in [-N/2, N/2), computed once in 64-bit integers.
+    long long p0 = active ? ((long long)k * j0) % n : 0;
+    float phase = p0 >= (n + 1) / 2 ? (float)(p0 - n) : (float)p0;
+    float2 plus = make_float2(0.0f, 0.0f), minus = make_float2(0.0f, 0.0f);
+    for (int start = j0; start < j1; start += CHUNK) {
+        const int end = min(start + CHUNK, j1);
+        float2 a = make_float2(0.0f, 0.0f), b = make_float2(0.0f, 0.0f);
+        for (int j = start; j < end; ++j) {
+            const float2 x = xs[j];
+            float s, c;
+            __sincosf(step * phase, &s, &c);
+            // X[k] += x·(c + i·s); X[N-k] += x·(c - i·s)
+            a.x = __fmaf_rn(x.x, c, a.x);
+            a.x = __fmaf_rn(-x.y, s, a.x);
+            a.y = __fmaf_rn(x.x, s, a.y);
+            a.y = __fmaf_rn(x.y, c, a.y);
+            b.x = __fmaf_rn(x.x, c, b.x);
+            b.x = __fmaf_rn(x.y, s, b.x);
+            b.y = __fmaf_rn(-x.x, s, b.y);
+            b.y = __fmaf_rn(x.y, c, b.y);
+            phase += kf;
+            if (phase >= half) {
+                phase -= nf;
+            }
+        }
+        plus.x += a.x, plus.y += a.y;
+        minus.x += b.x, minus.y += b.y;
+    }
+    float2 *row = partial + (long long)blockIdx.y * n;
+    if (active) {
+        row[k] = plus;
+        if (k != 0 && 2 * k != n) {
+            row[n - k] = minus;
+        }
+    }
+}
+
+// out[k] = the sum of the `parts` rows of `partial` at k, always in the same order.
+extern "C" __global__ void dft_sum_parts(const float2 *partial, float2 *out, int n, int parts)
+{
+    const int k = blockIdx.x * blockDim.x + threadIdx.x;
+    if (k < n) {
+        float2 sum = make_float2(0.0f, 0.0f);
+        for (int r = 0; r < parts; ++r) {
+            float2 v = partial[(long long)r * n + k];
+            sum.x += v.x, sum.y += v.y;
+        }
+        out[k] = sum;
+    }
+}
+// ANCHOR_END: pairs

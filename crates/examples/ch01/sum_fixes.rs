@@ -76,10 +76,7 @@ fn main() {
         ("atomic fetch_add, 1 thread", sum_atomic_one_thread),
         ("atomic fetch_add, rayon", sum_atomic),
     ];
-    println!(
-        "{:<28}{:>10}{:>14}   same sum",
-        "method", "time", "speedup"
-    );
+    println!("{:<28}{:>10}{:>14}   same sum", "method", "time", "speedup");
     let mut serial_ms = 0.0;
     let mut all_same = true;
     for (name, sum) in methods {

@@ -18,17 +18,18 @@ use rustfft::FftPlanner;
 
 /// The coarsening factors, one kernel `dft_coarse_F` each in kernels/ch07-dft-coarsening.cu.
 const FACTORS: [usize; 6] = [1, 2, 3, 4, 6, 8];
+/// How many parts the paired kernel splits the sum over j into.
+const PARTS: [usize; 4] = [1, 2, 4, 8];
 /// Threads per block: THREADS in the kernel file, which each kernel declares as its bound.
 const THREADS: u32 = 128;
 /// The bar on the relative error from the f64 FFT.
 const BOUND: f64 = 1e-5;
 
-/// One factor's kernel, what it kept in local memory, its median time and its output.
+/// One factor's kernel, what it kept in local memory and its output.
 struct Run {
     factor: usize,
     kernel: CudaFunction,
     local_bytes: i32,
-    ms: f64,
     out: Vec<float2>,
 }
 
@@ -68,6 +69,46 @@ fn run_dft(
     )
 }
 // ANCHOR_END: launch
+
+// ANCHOR: launch_pairs
+/// Launch dft_pairs with the sum over j split in `parts`, then dft_sum_parts, `reps` times;
+/// return the timing of both together and X.
+fn run_pairs(
+    stream: &Arc<CudaStream>,
+    (pairs, sum_parts): (&CudaFunction, &CudaFunction),
+    parts: usize,
+    xs: &CudaSlice<float2>,
+    reps: (usize, usize),
+) -> (Timing, Vec<float2>) {
+    let n = xs.len();
+    let mut partial = alloc_poisoned::<float2>(stream, parts * n);
+    let mut out = alloc_poisoned::<float2>(stream, n);
+    let outputs = (n / 2 + 1) as u32; // thread k computes X[k] and X[N - k]
+    let config = LaunchConfig {
+        grid_dim: (outputs.div_ceil(THREADS), parts as u32, 1),
+        block_dim: (THREADS, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let sum_config = LaunchConfig::for_num_elems(n as u32);
+    let (n_arg, parts_arg) = (n as i32, parts as i32);
+    let t = time_gpu(stream, reps.0, reps.1, || {
+        let mut launch = stream.launch_builder(pairs);
+        launch.arg(xs).arg(&mut partial).arg(&n_arg);
+        unsafe { launch.launch(config) }.or_exit_launching(pairs);
+        let mut launch = stream.launch_builder(sum_parts);
+        launch
+            .arg(&partial)
+            .arg(&mut out)
+            .arg(&n_arg)
+            .arg(&parts_arg);
+        unsafe { launch.launch(sum_config) }.or_exit_launching(sum_parts);
+    });
+    (
+        t,
+        stream.clone_dtoh(&out).or_exit("copy X back from the GPU"),
+    )
+}
+// ANCHOR_END: launch_pairs
 
 fn main() {
     let (n, seed) = course::cli::parse(
@@ -153,11 +194,45 @@ fn main() {
             factor,
             kernel,
             local_bytes: local,
-            ms: t.median_ms,
             out: got,
         });
     }
     // ANCHOR_END: report
+
+    // ANCHOR: report_pairs
+    println!("one sine and cosine for both X[k] and X[N - k], the sum over j split in S parts:");
+    println!("  S registers blocks      time          rate time/floor");
+    let pair_kernels = (
+        function(&module, "dft_pairs"),
+        function(&module, "dft_sum_parts"),
+    );
+    require_block_size(&pair_kernels.0, "dft_pairs", THREADS as usize);
+    let registers = pair_kernels
+        .0
+        .num_regs()
+        .or_exit("read a kernel's registers");
+    let mut pair_runs = Vec::new();
+    for parts in PARTS {
+        let blocks = (n / 2 + 1).div_ceil(THREADS as usize) * parts;
+        let kernels = (&pair_kernels.0, &pair_kernels.1);
+        let (t, got) = run_pairs(&stream, kernels, parts, &xs_dev, (2, 10));
+        record(
+            &format!("dft_pairs, {parts} parts, n={n}"),
+            &t,
+            Work::Flops(flops),
+        );
+        let against_floor = match &floor {
+            Some((floor_ms, _)) => fmt_times(t.median_ms / floor_ms),
+            None => "-".into(),
+        };
+        println!(
+            "{parts:>3} {registers:>9} {blocks:>6} {:>9} {:>13} {against_floor:>10} (this machine)",
+            fmt_ms(t.median_ms),
+            fmt_gflop_per_s(flops, t.median_ms)
+        );
+        pair_runs.push((parts, t.median_ms, got));
+    }
+    // ANCHOR_END: report_pairs
 
     // ANCHOR: checks
     let spills = runs.iter().filter(|r| r.local_bytes > 0).count();
@@ -168,6 +243,11 @@ fn main() {
     for r in &runs {
         let what = format!("F = {}: relative error from the f64 FFT", r.factor);
         let error = relative_error(&flat(&r.out), &want);
+        println!("{}", within_bound(&what, error, BOUND).0);
+    }
+    for (parts, _, out) in &pair_runs {
+        let what = format!("pairs, S = {parts}: relative error from the f64 FFT");
+        let error = relative_error(&flat(out), &want);
         println!("{}", within_bound(&what, error, BOUND).0);
     }
 
@@ -192,23 +272,28 @@ fn main() {
             let (_, got) = run_dft(&stream, &r.kernel, r.factor, &tone_dev, (0, 1));
             relative_error(&flat(&got), &exact)
         })
+        .chain(PARTS.iter().map(|&parts| {
+            let kernels = (&pair_kernels.0, &pair_kernels.1);
+            let (_, got) = run_pairs(&stream, kernels, parts, &tone_dev, (0, 1));
+            relative_error(&flat(&got), &exact)
+        }))
         .fold(0.0, |w: f64, e| if e.is_nan() || e > w { e } else { w });
     let what = format!(
-        "a single frequency k0 = {k0} gives N at k0 and 0 elsewhere, every factor: \
+        "a single frequency k0 = {k0} gives N at k0 and 0 elsewhere, every kernel: \
          largest relative error"
     );
     println!("{}", within_bound(&what, worst, BOUND).0);
 
-    // The bar is on the error of whichever factor was fastest; which one that is can change.
-    let fastest = runs
+    // The bar is on the fastest of the paired kernels; which split that is can change.
+    let fastest = pair_runs
         .iter()
-        .min_by(|a, b| a.ms.total_cmp(&b.ms))
-        .expect("six factors ran");
+        .min_by(|a, b| a.1.total_cmp(&b.1))
+        .expect("every split ran");
     println!(
-        "the fastest factor in this run: F = {} (varies)",
-        fastest.factor
+        "the fastest paired kernel in this run: S = {} (varies)",
+        fastest.0
     );
-    let error = relative_error(&flat(&fastest.out), &want);
+    let error = relative_error(&flat(&fastest.2), &want);
     println!(
         "{}",
         within_bound("  its relative error from the f64 FFT", error, BOUND).0
