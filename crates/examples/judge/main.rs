@@ -14,6 +14,8 @@ mod ch04;
 mod ch05;
 #[path = "../ch06/exercises/mod.rs"]
 mod ch06;
+#[path = "../ch07/exercises/mod.rs"]
+mod ch07;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -21,16 +23,17 @@ use std::sync::Arc;
 use course::gpu::find_gpu;
 use course::kernel::{KernelFile, arch_of, compile, nvrtc_present};
 use cudarc::driver::CudaContext;
-use exercise::{Code, Exercise, Gpu, GpuPart, Verdict, judge};
+use exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Verdict, judge};
 
 /// Each chapter with exercises, and the function that lists them.
-const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 6] = [
+const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 7] = [
     ("ch01", ch01::exercises),
     ("ch02", ch02::exercises),
     ("ch03", ch03::exercises),
     ("ch04", ch04::exercises),
     ("ch05", ch05::exercises),
     ("ch06", ch06::exercises),
+    ("ch07", ch07::exercises),
 ];
 
 const USAGE: &str = "\
@@ -163,6 +166,16 @@ fn judge_gpu(part: &GpuPart, gpu: &Result<Arc<CudaContext>, String>, seeds: &[u6
     judge(&sources, seeds, |seed| (part.check)(&gpu, seed))
 }
 
+/// The CPU part; one that reads a kernel file compiles it with NVRTC, so without NVRTC it is
+/// skipped.
+fn judge_cpu(part: &CpuPart, seeds: &[u64]) -> Verdict {
+    let reads_kernel = part.sources.iter().any(|(path, _)| path.ends_with(".cu"));
+    if reads_kernel && !nvrtc_present() {
+        return Verdict::Skipped("NVRTC not found".into());
+    }
+    judge(&part.sources, seeds, &part.check)
+}
+
 fn main() {
     rerun_with_local_nvrtc();
     let o = options();
@@ -207,7 +220,7 @@ fn main() {
             found = true;
             let mut verdicts = Vec::new();
             if let Some(cpu) = &ex.cpu {
-                verdicts.push(("CPU", judge(&cpu.sources, &seeds, &cpu.check)));
+                verdicts.push(("CPU", judge_cpu(cpu, &seeds)));
             }
             if let Some(part) = &ex.gpu {
                 verdicts.push(("GPU", judge_gpu(part, &gpu, &seeds)));
