@@ -1,17 +1,22 @@
 //! The judge's entries for chapter 5's practice problems. The tile reverse is compared with the
 //! CPU's exactly; the block sum's bits with the same float32 additions, in the kernel's order,
-//! written out here, and with the exact sum of ones.
+//! written out here, and with the exact sum of ones. The retry count must be 0 for one thread
+//! and above 0 for ascending values; the histograms must equal the CPU's exactly.
 use std::sync::Arc;
 
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
+use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK;
+use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
 
 mod block_sum;
 mod block_sum_solution;
+mod many_bins;
+mod many_bins_solution;
 mod tile_reverse;
 mod tile_reverse_solution;
 
@@ -19,6 +24,8 @@ use block_sum::THREADS;
 
 type TileLaunchFn = fn(usize, usize) -> LaunchConfig;
 type SumFn = fn(&[f32]) -> f32;
+type BinsLaunchFn = fn(usize, usize) -> LaunchConfig;
+type OptInFn = fn(usize, usize) -> Option<usize>;
 
 fn check_tile_launch(tile_launch: TileLaunchFn, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
@@ -165,6 +172,151 @@ fn check_sum_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     )
 }
 
+/// The maximum and the retry count of one run of `max_float_cas_counted` on `values`.
+fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
+    let s = &gpu.stream;
+    let kernel = gpu.function("max_float_cas_counted")?;
+    let d_values = cuda(s.clone_htod(values), "copy the values to the GPU")?;
+    let mut d_max = cuda(s.clone_htod(&[f32::NEG_INFINITY]), "copy -inf to the GPU")?;
+    let mut d_retries = cuda(s.clone_htod(&[0u32]), "copy 0 to the GPU")?;
+    let cfg = LaunchConfig {
+        grid_dim: (values.len().div_ceil(256) as u32, 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let n = values.len() as i32;
+    let mut launch = s.launch_builder(&kernel);
+    launch
+        .arg(&d_values)
+        .arg(&n)
+        .arg(&mut d_max)
+        .arg(&mut d_retries);
+    cuda(
+        unsafe { launch.launch(cfg) },
+        "launch max_float_cas_counted",
+    )?;
+    let max = cuda(s.clone_dtoh(&d_max), "copy the maximum from the GPU")?;
+    let retries = cuda(s.clone_dtoh(&d_retries), "copy the count from the GPU")?;
+    Ok((max[0], retries[0]))
+}
+
+fn check_retries_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
+    // One thread has nobody to lose to: a count above 0 counts more than the lost swaps.
+    let (max, retries) = cas_retries(gpu, &[0.5])?;
+    if max != 0.5 || retries != 0 {
+        return Err(format!(
+            "on one value 0.5 it found {max} with {retries} retries, expected 0.5 with 0"
+        ));
+    }
+    let random = Rng::new(seed).vec_f32(1 << 20, 0.0, 1.0);
+    let mut ascending = random.clone();
+    ascending.sort_by(f32::total_cmp);
+    let want = ascending[ascending.len() - 1];
+    for (order, values) in [("random", &random), ("ascending", &ascending)] {
+        let (max, retries) = cas_retries(gpu, values)?;
+        if max.to_bits() != want.to_bits() {
+            return Err(format!(
+                "the maximum in {order} order is {max}, expected {want}"
+            ));
+        }
+        // Ascending values make whole warps race for every new maximum: some CAS must lose.
+        if order == "ascending" && retries == 0 {
+            return Err("2^20 ascending values counted 0 retries".into());
+        }
+    }
+    Ok(())
+}
+
+/// The default shared-memory limit of the GPUs the course runs on, 48 KiB.
+const DEFAULT_LIMIT: usize = 48 * 1024;
+
+fn check_bins_cpu(bins_launch: BinsLaunchFn, opt_in: OptInFn, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let fresh = 1 + rng.below(20_000) as usize;
+    for (bins, blocks) in [
+        (1024, 528),
+        (16384, 528),
+        (fresh, 1 + rng.below(1000) as usize),
+    ] {
+        check_bins_launch(bins_launch, bins, blocks)?;
+    }
+    let edge = DEFAULT_LIMIT / 4;
+    for bins in [1024, 16384, edge, edge + 1, fresh] {
+        let bytes = 4 * bins;
+        let want = (bytes > DEFAULT_LIMIT).then_some(bytes);
+        let got = opt_in(bins, DEFAULT_LIMIT);
+        if got != want {
+            return Err(format!(
+                "opt_in_bytes({bins}, {DEFAULT_LIMIT}) is {got:?}, expected {want:?}"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_bins_launch(bins_launch: BinsLaunchFn, bins: usize, blocks: usize) -> Result<(), String> {
+    let got = bins_launch(bins, blocks);
+    let threads = many_bins::THREADS as u32;
+    let want = ((blocks as u32, 1, 1), (threads, 1, 1), 4 * bins as u32);
+    if (got.grid_dim, got.block_dim, got.shared_mem_bytes) != want {
+        return Err(format!(
+            "bins_launch({bins}, {blocks}) has grid {:?}, blocks {:?} and {} bytes of shared \
+             memory, expected {:?}, {:?} and {}",
+            got.grid_dim, got.block_dim, got.shared_mem_bytes, want.0, want.1, want.2
+        ));
+    }
+    Ok(())
+}
+
+fn check_bins_gpu(
+    gpu: &Gpu,
+    bins_launch: BinsLaunchFn,
+    opt_in: OptInFn,
+    seed: u64,
+) -> Result<(), String> {
+    let s = &gpu.stream;
+    let kernel = gpu.function("hist_shared_bins")?;
+    let default_limit = cuda(
+        s.context()
+            .attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
+        "read the shared-memory limit",
+    )? as usize;
+    let mut rng = Rng::new(seed);
+    let n = 1 << 20;
+    for bins in [1024, 16384] {
+        // A launch with too little shared memory would fault and spoil the GPU for the rest.
+        check_bins_launch(bins_launch, bins, 528)?;
+        let values: Vec<u32> = (0..n).map(|_| rng.below(bins as u64) as u32).collect();
+        let mut want = vec![0u32; bins];
+        values.iter().for_each(|&v| want[v as usize] += 1);
+        if let Some(bytes) = opt_in(bins, default_limit) {
+            cuda(
+                kernel.set_attribute(
+                    CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                    bytes as i32,
+                ),
+                "raise the kernel's shared-memory limit",
+            )?;
+        }
+        let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
+        let mut d_out = cuda(s.alloc_zeros::<u32>(bins), "allocate the histogram")?;
+        let (n_arg, bins_arg) = (n as i32, bins as i32);
+        let mut launch = s.launch_builder(&kernel);
+        launch
+            .arg(&d_values)
+            .arg(&n_arg)
+            .arg(&bins_arg)
+            .arg(&mut d_out);
+        cuda(
+            unsafe { launch.launch(bins_launch(bins, 528)) },
+            &format!("launch hist_shared_bins with {bins} bins"),
+        )?;
+        let got = cuda(s.clone_dtoh(&d_out), "copy the histogram from the GPU")?;
+        same(&format!("the histogram of {bins} bins"), &got, &want)?;
+    }
+    Ok(())
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let tile_launch: TileLaunchFn = code.pick(
         tile_reverse::tile_launch,
@@ -192,6 +344,19 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         (
             "crates/examples/ch05/exercises/block_sum_solution.rs",
             include_str!("block_sum_solution.rs"),
+        ),
+    );
+    let bins_launch: BinsLaunchFn =
+        code.pick(many_bins::bins_launch, many_bins_solution::bins_launch);
+    let opt_in: OptInFn = code.pick(many_bins::opt_in_bytes, many_bins_solution::opt_in_bytes);
+    let bins_source = code.pick(
+        (
+            "crates/examples/ch05/exercises/many_bins.rs",
+            include_str!("many_bins.rs"),
+        ),
+        (
+            "crates/examples/ch05/exercises/many_bins_solution.rs",
+            include_str!("many_bins_solution.rs"),
         ),
     );
     vec![
@@ -223,6 +388,33 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 ),
                 sources: vec![],
                 check: Box::new(check_sum_gpu),
+            }),
+        },
+        Exercise {
+            name: "cas_retries",
+            cpu: None,
+            gpu: Some(GpuPart {
+                kernel: code.pick(
+                    kernel_file!("ch05-exercise-cas-retries.cu"),
+                    kernel_file!("ch05-atomic-max.cu"),
+                ),
+                sources: vec![],
+                check: Box::new(check_retries_gpu),
+            }),
+        },
+        Exercise {
+            name: "many_bins",
+            cpu: Some(CpuPart {
+                sources: vec![bins_source],
+                check: Box::new(move |seed| check_bins_cpu(bins_launch, opt_in, seed)),
+            }),
+            gpu: Some(GpuPart {
+                kernel: code.pick(
+                    kernel_file!("ch05-exercise-histogram-bins.cu"),
+                    kernel_file!("ch05-histogram-bins.cu"),
+                ),
+                sources: vec![bins_source],
+                check: Box::new(move |gpu, seed| check_bins_gpu(gpu, bins_launch, opt_in, seed)),
             }),
         },
     ]
