@@ -109,7 +109,8 @@ fn main() {
             fastest = (time.median_ms, format!("K = {k}, T = {t}"));
         }
         println!(
-            "{name:<19} {k:>2}  {t:>3}  {regs:>4}  {fit:>3}  {blocks:>6}  {balance:>7.2}  {:>9} (this machine)",
+            "{name:<19} {k:>2}  {t:>3}  {regs:>4}  {fit:>3}  {blocks:>6}  \
+             {balance:>7.2}  {:>9} (this machine)",
             fmt_ms(time.median_ms)
         );
     }

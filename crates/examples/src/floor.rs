@@ -30,7 +30,8 @@ pub fn sfu_floor(ctx: &CudaContext, ops_per_pair: u32, pairs: f64) -> Option<(f6
     let per_ms = f64::from(sms) * f64::from(per_clock) * f64::from(khz);
     let ms = f64::from(ops_per_pair) * pairs / per_ms;
     let line = format!(
-        "special-function floor: {ops_per_pair} x {pairs:.3e} pairs / ({sms} SMs x {per_clock}/clock x {} MHz) = {} (this machine)",
+        "special-function floor: {ops_per_pair} x {pairs:.3e} pairs / ({sms} SMs x \
+         {per_clock}/clock x {} MHz) = {} (this machine)",
         khz / 1000,
         crate::timing::fmt_ms(ms)
     );
