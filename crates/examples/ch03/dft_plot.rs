@@ -1,7 +1,6 @@
 //! Draws the DFT timing figure from the output of `dft_broadcast` recorded on the GPU machine:
 //! `dft_plot ch03/dft_broadcast.gpu.txt > ../../src/ch03-array-libraries/dft-times.svg`.
-use course::cli::fail;
-use course::plot::{Chart, Series};
+use course::plot::{Chart, Series, read_recording, recorded_gpu};
 use course::timing::parse_duration_ms;
 
 fn main() {
@@ -14,12 +13,8 @@ fn main() {
             )
         },
     );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
-    let gpu_name = text
-        .lines()
-        .find_map(|l| l.strip_prefix("GPU: "))
-        .map(|l| l.split(" (").next().unwrap_or(l).to_string());
+    let text = read_recording(&path);
+    let gpu_name = recorded_gpu(&text);
     let rows = table(&text);
 
     println!("<!-- drawn by `dft_plot {path}` -->");

@@ -2,7 +2,7 @@
 //! `ch03/copy_overlap.gpu.txt`): for each run with pinned memory, one row per chunk, with its
 //! copy in, kernel and copy out as bars on a time axis shared by the runs. Prints the SVG.
 use course::cli::fail;
-use course::plot::{COLOURS, Drawing, nice_step};
+use course::plot::{COLOURS, Drawing, nice_step, read_recording, recorded_gpu};
 
 /// One run of the pipeline: its title and, per chunk, the stream and three (start, end) spans.
 struct Run {
@@ -47,13 +47,8 @@ fn main() {
             )
         },
     );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
-    let gpu = text
-        .lines()
-        .find_map(|l| l.strip_prefix("GPU: "))
-        .and_then(|l| l.split(" (").next())
-        .unwrap_or("GPU");
+    let text = read_recording(&path);
+    let gpu = recorded_gpu(&text).unwrap_or("GPU");
     let pinned: Vec<Run> = runs(&text)
         .into_iter()
         .filter(|r| r.title.contains("pinned") && !r.chunks.is_empty())

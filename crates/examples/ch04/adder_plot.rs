@@ -2,7 +2,7 @@
 //! GPU machine (its recorded output, `ch04/adder_sweep.gpu.txt`), so the figure shows measured
 //! numbers and nothing else. Prints the SVG.
 use course::cli::fail;
-use course::plot::{Chart, Series};
+use course::plot::{Chart, Series, read_recording, recorded_gpu};
 use course::timing::parse_duration_ms;
 
 /// `812 ns`, `4.31 µs`, `12.0 ms` or `1.52 s` (two words) in microseconds.
@@ -20,13 +20,8 @@ fn main() {
             )
         },
     );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
-    let gpu_name = text
-        .lines()
-        .find_map(|l| l.strip_prefix("GPU: "))
-        .and_then(|l| l.split(" (").next())
-        .unwrap_or("GPU");
+    let text = read_recording(&path);
+    let gpu_name = recorded_gpu(&text).unwrap_or("GPU");
 
     // Rows of the table: `n  serial unit  rayon unit  GPU unit  ratio`.
     let (mut serial, mut rayon, mut gpu) = (Vec::new(), Vec::new(), Vec::new());

@@ -4,7 +4,7 @@
 //! the same run. A row counts either bytes or operations; the other count comes from the
 //! program's definition, in [`intensity`]. Prints the SVG.
 use course::cli::fail;
-use course::plot::{COLOURS, Drawing};
+use course::plot::{COLOURS, Drawing, read_recording};
 
 /// One row of the table: program, measurement, and its rate in units per second.
 struct Row {
@@ -157,8 +157,7 @@ fn main() {
         "Draws the roofline of the book's kernels (SVG) from the results table.",
         |args| args.path("PATH", "the results table, e.g. ../../results/h200.md"),
     );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
+    let text = read_recording(&path);
     let gpu = text
         .split("**")
         .nth(1)

@@ -2,10 +2,8 @@
 //! GPU machine (its recorded output, `ch07/imaging_gpu.gpu.txt`): one bar per step, its time as
 //! recorded, and the special-function floor as a dashed line where the run printed one. Prints
 //! the SVG.
-use std::fmt::Write;
-
 use course::cli::fail;
-use course::plot::nice_step;
+use course::plot::{Drawing, nice_step, read_recording, recorded_gpu};
 
 /// One row of the step table: its number, what changed, its time as printed and in ms.
 struct Step {
@@ -82,12 +80,6 @@ fn floor(text: &str, path: &str) -> Option<(String, f64)> {
     }
 }
 
-fn esc(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-}
-
 const LEFT: f64 = 70.0;
 const TOP: f64 = 50.0;
 const PLOT_HEIGHT: f64 = 300.0;
@@ -109,96 +101,45 @@ fn chart(title: &str, steps: &[Step], floor: Option<&(String, f64)>, source: &st
     let y = |ms: f64| TOP + PLOT_HEIGHT * (1.0 - ms / axis_ms);
     let plot_width = steps.len() as f64 * (BAR + GAP) + GAP;
     let key_x = LEFT + plot_width + 30.0;
-    let width = key_x + 330.0;
-    let height = TOP + PLOT_HEIGHT + 95.0;
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<rect width="{width}" height="{height}" fill="white"/>"#
-    );
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.1}" y="24" text-anchor="middle" font-size="15">{}</text>"#,
-        width / 2.0,
-        esc(title)
-    );
+    let mut d = Drawing::new(key_x + 330.0, TOP + PLOT_HEIGHT + 95.0, title);
     // The time axis: grid lines and their labels.
     let mut t = 0.0;
     while t <= axis_ms + tick / 2.0 {
-        let _ = writeln!(
-            s,
-            r##"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="#ddd"/>"##,
-            y(t),
-            LEFT + plot_width
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="end">{t}</text>"#,
-            LEFT - 6.0,
-            y(t) + 4.0
-        );
+        d.line((LEFT, y(t)), (LEFT + plot_width, y(t)), "#ddd");
+        d.text(LEFT - 6.0, y(t) + 4.0, "end", &format!("{t}"));
         t += tick;
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="18" y="{0:.1}" text-anchor="middle" transform="rotate(-90 18 {0:.1})">time of one image (ms)</text>"#,
-        TOP + PLOT_HEIGHT / 2.0
-    );
+    d.text(LEFT - 6.0, TOP - 14.0, "start", "time of one image (ms)");
     for (i, step) in steps.iter().enumerate() {
         let x = LEFT + GAP + i as f64 * (BAR + GAP);
-        let _ = writeln!(
-            s,
-            r#"<rect x="{x:.1}" y="{:.1}" width="{BAR}" height="{:.1}" fill="{BAR_COLOUR}"/>"#,
+        d.rect(
+            x,
             y(step.ms),
-            TOP + PLOT_HEIGHT - y(step.ms)
+            BAR,
+            TOP + PLOT_HEIGHT - y(step.ms),
+            BAR_COLOUR,
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle" font-size="10">{}</text>"#,
-            x + BAR / 2.0,
-            y(step.ms) - 4.0,
-            esc(&step.shown)
-        );
-        let _ = writeln!(
-            s,
-            r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">{}</text>"#,
+        d.text_sized(x + BAR / 2.0, y(step.ms) - 4.0, "middle", 10.0, &step.shown);
+        d.text(
             x + BAR / 2.0,
             TOP + PLOT_HEIGHT + 16.0,
-            step.number
+            "middle",
+            &step.number.to_string(),
         );
-        let _ = writeln!(
-            s,
-            r#"<text x="{key_x:.1}" y="{:.1}">{}  {}</text>"#,
-            TOP + 12.0 + 18.0 * i as f64,
-            step.number,
-            esc(&step.what)
-        );
+        let key = format!("{}  {}", step.number, step.what);
+        d.text(key_x, TOP + 12.0 + 18.0 * i as f64, "start", &key);
     }
-    let _ = writeln!(
-        s,
-        r#"<text x="{:.1}" y="{:.1}" text-anchor="middle">step</text>"#,
+    d.text(
         LEFT + plot_width / 2.0,
-        TOP + PLOT_HEIGHT + 34.0
+        TOP + PLOT_HEIGHT + 34.0,
+        "middle",
+        "step",
     );
     let note = match floor {
         Some((shown, ms)) => {
-            let _ = writeln!(
-                s,
-                r#"<line x1="{LEFT}" y1="{0:.1}" x2="{1:.1}" y2="{0:.1}" stroke="{FLOOR_COLOUR}" stroke-width="1.5" stroke-dasharray="6 4"/>"#,
-                y(*ms),
-                LEFT + plot_width
-            );
-            let _ = writeln!(
-                s,
-                r#"<text x="{:.1}" y="{:.1}" fill="{FLOOR_COLOUR}">special-function floor, {}</text>"#,
-                LEFT + plot_width + 6.0,
-                y(*ms) + 4.0,
-                esc(shown)
-            );
+            d.dashed((LEFT, y(*ms)), (LEFT + plot_width, y(*ms)), FLOOR_COLOUR);
+            let label = format!("special-function floor, {shown}");
+            d.text(LEFT + plot_width + 6.0, y(*ms) + 4.0, "start", &label);
             format!("Dashed line: the special-function floor, {shown}, as the run printed it.")
         }
         None => "The run printed no special-function floor, so none is drawn.".to_string(),
@@ -207,15 +148,14 @@ fn chart(title: &str, steps: &[Step], floor: Option<&(String, f64)>, source: &st
         .iter()
         .enumerate()
     {
-        let _ = writeln!(
-            s,
-            r#"<text x="{LEFT}" y="{:.1}">{}</text>"#,
+        d.text(
+            LEFT,
             TOP + PLOT_HEIGHT + 62.0 + 18.0 * i as f64,
-            esc(line)
+            "start",
+            line,
         );
     }
-    s.push_str("</svg>\n");
-    s
+    d.to_svg()
 }
 
 fn main() {
@@ -228,12 +168,8 @@ fn main() {
             )
         },
     );
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| fail(&format!("cannot read {path}: {e}")));
-    let gpu = text
-        .lines()
-        .find_map(|l| l.strip_prefix("GPU: "))
-        .and_then(|l| l.split(" (").next())
+    let text = read_recording(&path);
+    let gpu = recorded_gpu(&text)
         .unwrap_or_else(|| fail(&format!("{path} has no `GPU: ` line naming the GPU")));
     let steps = steps(&text);
     if steps.is_empty() {

@@ -424,3 +424,17 @@ impl Drawing {
         )
     }
 }
+
+/// The text of the recorded output (or results table) a figure is drawn from; one sentence
+/// and exit status 2 if it cannot be read.
+pub fn read_recording(path: &str) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| crate::cli::fail(&format!("cannot read {path}: {e}")))
+}
+
+/// The GPU's name from a recording's `GPU: NAME (compute capability ...)` line.
+pub fn recorded_gpu(text: &str) -> Option<&str> {
+    text.lines()
+        .find_map(|l| l.strip_prefix("GPU: "))
+        .and_then(|l| l.split(" (").next())
+}
