@@ -149,7 +149,7 @@ fn main() {
 
     // Each (k, j) pair takes one sine and one cosine from the special-function units.
     let pairs = (n * n) as f64;
-    let floor = sfu_floor(&ctx, 2, pairs);
+    let floor = sfu_floor(&ctx, 2.0, pairs);
     if let Some((_, line)) = &floor {
         let (major, minor) = ctx
             .compute_capability()

@@ -6,18 +6,21 @@
 use std::sync::Arc;
 
 use course::compare::verdict;
-use course::floor::sfu_floor;
+use course::exit::{EXIT_CUDA_FAILED, fail};
+use course::floor::{fp32_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
-use course::kernel::{function, load, require_block_size};
+use course::kernel::{function, load, load_with_ptx, require_block_size};
 use course::kernel_file;
 use course::machine::describe_cpu;
+use course::mirrors::{self, Shape};
+use course::ptx::Mix;
 use course::random::Rng;
 use course::sky::{
-    BLOCK, FIELD, OnGpu, brightest_point, check_block, direction_of, observe, observe_point_source,
+    BLOCK, FIELD, brightest_point, check_block, direction_of, observe, observe_point_source,
     pixel_of, pixels, upload,
 };
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaFunction, CudaModule, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, DeviceRepr};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
@@ -29,21 +32,18 @@ const FLOPS_PER_PAIR: f64 = 13.0;
 const POINT_VIS: usize = 300;
 
 // ANCHOR: launch
-/// Run one imaging kernel that computes `per_thread` pixels in each thread, in blocks of
-/// `block` threads, on a poisoned output; time it and return the image as f64 pairs (re, im).
-/// `d.launch_in_blocks` passes the kernel its eleven arguments, in the order of `OnGpu`'s
-/// fields.
+/// Run `launch`, which writes an image of `n_px` pixels, on a poisoned output; time it and
+/// return the image as f64 pairs (re, im). For the steps up to 8 it is
+/// `d.launch_in_blocks(stream, kernel, per_thread, block, img)`, which passes the kernel its
+/// eleven arguments, in the order of `OnGpu`'s fields.
 fn run<T: DeviceRepr + Copy + Into<f64>>(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
-    d: &OnGpu<T>,
-    (per_thread, block): (usize, u32),
+    n_px: usize,
     reps: (usize, usize),
+    mut launch: impl FnMut(&mut CudaSlice<[T; 2]>),
 ) -> (Timing, Vec<[f64; 2]>) {
-    let mut img = alloc_poisoned::<[T; 2]>(stream, d.n_px as usize);
-    let t = time_gpu(stream, reps.0, reps.1, || {
-        d.launch_in_blocks(stream, kernel, per_thread, block, &mut img)
-    });
+    let mut img = alloc_poisoned::<[T; 2]>(stream, n_px);
+    let t = time_gpu(stream, reps.0, reps.1, || launch(&mut img));
     let img = stream
         .clone_dtoh(&img)
         .or_exit("copy the image back from the GPU");
@@ -55,10 +55,12 @@ fn run<T: DeviceRepr + Copy + Into<f64>>(
 // ANCHOR_END: launch
 
 /// One step of the chapter: its kernel, in which module, pixels per thread and threads per
-/// block, what changed.
+/// block (or, for the steps beyond the floor, how its groups of mirrored pixels are launched),
+/// what changed.
 struct Step {
     kernel: &'static str,
     double: bool,
+    groups: Option<Shape>,
     per_thread: usize,
     block: u32,
     /// Whether the kernel stages visibilities in tiles of one per thread, and so needs blocks
@@ -71,6 +73,7 @@ const fn step(kernel: &'static str, double: bool, per_thread: usize, change: &'s
     Step {
         kernel,
         double,
+        groups: None,
         per_thread,
         block: BLOCK,
         tiled: false,
@@ -85,8 +88,16 @@ const fn tiled(kernel: &'static str, per_thread: usize, change: &'static str) ->
     }
 }
 
+/// A step of `kernels/ch07-imaging-mirrors.cu`.
+const fn mirrored(kernel: &'static str, shape: Shape, change: &'static str) -> Step {
+    Step {
+        groups: Some(shape),
+        ..step(kernel, false, 4, change)
+    }
+}
+
 // ANCHOR: steps
-const STEPS: [Step; 9] = [
+const STEPS: [Step; 11] = [
     step(
         "image_first",
         true,
@@ -120,6 +131,19 @@ const STEPS: [Step; 9] = [
         false,
         3,
         "8: visibilities shared by warp shuffles",
+    ),
+    mirrored(
+        "image_mirrors",
+        Shape::Mirrors,
+        "9: four mirrored pixels per thread",
+    ),
+    mirrored(
+        "image_tables_8",
+        Shape::Tables {
+            groups: 8,
+            parts: 64,
+        },
+        "10: tables of the column and row factors",
     ),
 ];
 // ANCHOR_END: steps
@@ -177,16 +201,17 @@ fn main() {
     let float_file = kernel_file!("ch07-imaging.cu");
     check_block(&float_file);
     let float_module: Arc<CudaModule> = load(&ctx, &float_file, false);
-    let kernel = |name: &str, double: bool| {
-        function(
-            if double {
-                &double_module
-            } else {
-                &float_module
-            },
-            name,
-        )
+    let mirror_file = kernel_file!("ch07-imaging-mirrors.cu");
+    let (mirror_module, mirror_ptx) = load_with_ptx(&ctx, &mirror_file, false);
+    let kernel = |name: &str, double: bool, mirrored: bool| {
+        let module = match (mirrored, double) {
+            (true, _) => &mirror_module,
+            (false, true) => &double_module,
+            (false, false) => &float_module,
+        };
+        function(module, name)
     };
+    let place = function(&mirror_module, "image_place_groups");
 
     let mut rng = Rng::new(seed);
     let obs = observe(n_vis, Some(&mut rng));
@@ -247,25 +272,48 @@ fn main() {
     let point_double = upload(&stream, &point, side, |x| x);
     let point_float = upload(&stream, &point, side, |x| x as f32);
     // ANCHOR_END: point
+    let quadrant = mirrors::upload_quadrant(&stream, side);
     // Every kernel, f64 or f32: one warm-up run, then the median of 10 timed runs.
     let reps = (1, 10);
     // A step's timed image of the sky, and how far its point-source image is from 1 there.
     let run_step = |s: &Step| {
-        let f = kernel(s.kernel, s.double);
+        let f = kernel(s.kernel, s.double, s.groups.is_some());
         if s.tiled {
             require_block_size(&f, s.kernel, s.block as usize);
         }
         let shape = (s.per_thread, s.block);
-        let ((t, img), (_, point_img)) = if s.double {
-            (
-                run(&stream, &f, &double_data, shape, reps),
-                run(&stream, &f, &point_double, shape, (0, 1)),
-            )
-        } else {
-            (
-                run(&stream, &f, &float_data, shape, reps),
-                run(&stream, &f, &point_float, shape, (0, 1)),
-            )
+        let ((t, img), (_, point_img)) = match (s.groups, s.double) {
+            (Some(groups), _) => {
+                let fs = (&f, &place);
+                let launch = |d, parts: &mut _, img: &mut _| {
+                    mirrors::launch(&stream, fs, groups, d, &quadrant, parts, img)
+                };
+                let mut parts = mirrors::parts_buffer(&stream, groups, side);
+                let sky = run(&stream, n_px, reps, |img| {
+                    launch(&float_data, &mut parts, img)
+                });
+                let mut parts = mirrors::parts_buffer(&stream, groups, side);
+                let point = run(&stream, n_px, (0, 1), |img| {
+                    launch(&point_float, &mut parts, img)
+                });
+                (sky, point)
+            }
+            (None, true) => (
+                run(&stream, n_px, reps, |img| {
+                    double_data.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                }),
+                run(&stream, n_px, (0, 1), |img| {
+                    point_double.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                }),
+            ),
+            (None, false) => (
+                run(&stream, n_px, reps, |img| {
+                    float_data.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                }),
+                run(&stream, n_px, (0, 1), |img| {
+                    point_float.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                }),
+            ),
         };
         let [re, im] = point_img[at];
         (t, img, (re - 1.0).hypot(im))
@@ -309,26 +357,54 @@ fn main() {
 
     // ANCHOR: table
     println!();
-    let floor = sfu_floor(&ctx, 2, pairs);
+    let floor = sfu_floor(&ctx, 2.0, pairs);
     if let Some((_, line)) = &floor {
         println!("{line}");
     }
     println!(
         "step  what changed                                   time  vs first  vs previous          rate"
     );
-    let mut checks = Vec::new();
-    let (mut first_ms, mut best_ms, mut previous): (f64, f64, Option<(f64, Vec<[f64; 2]>)>) =
-        (0.0, f64::MAX, None);
+    let (mut checks, mut times) = (Vec::new(), Vec::new());
+    // Each step of kernels/ch07-imaging-mirrors.cu, its hot loop's instruction mix and the
+    // pairs one pass of that loop computes.
+    let counted: Vec<Option<(Mix, f64)>> = STEPS
+        .iter()
+        .map(|s| {
+            let groups = s.groups?;
+            let m = course::ptx::kernel_body(&mirror_ptx, s.kernel)
+                .and_then(course::ptx::hot_loop)
+                .map(course::ptx::mix);
+            let m = m.unwrap_or_else(|| {
+                let why = format!("the PTX of {} has no single hot loop.", s.kernel);
+                fail(EXIT_CUDA_FAILED, &why)
+            });
+            Some((m, (4 * groups.groups_per_thread()) as f64))
+        })
+        .collect();
+    let (mut first_ms, mut best_ms) = (0.0, f64::MAX);
+    let mut previous: Option<(f64, Vec<[f64; 2]>)> = None;
     for (i, s) in STEPS.iter().enumerate() {
         let (t, img, e_point) = run_step(s);
         let precision = if s.double { "f64" } else { "f32" };
+        // Steps 9 and 10 execute fewer operations than the direct sum's 13 per pair; the
+        // results page gets what they execute, counted in their PTX.
+        let (executed, flops) = match &counted[i] {
+            Some((m, per_pass)) => (
+                format!(
+                    ", executing {} flops per pair",
+                    m.fp32_flops as f64 / per_pass
+                ),
+                m.fp32_flops as f64 / per_pass,
+            ),
+            None => (String::new(), FLOPS_PER_PAIR),
+        };
         record(
             &format!(
-                "step {i}: {} ({precision}), {side}x{side} px, {n_vis} vis",
+                "step {i}: {} ({precision}), {side}x{side} px, {n_vis} vis{executed}",
                 s.kernel
             ),
             &t,
-            Work::Flops(FLOPS_PER_PAIR * pairs),
+            Work::Flops(flops * pairs),
         );
         if i == 0 {
             first_ms = t.median_ms;
@@ -351,15 +427,66 @@ fn main() {
         let e_prev = previous.as_ref().map(|(_, prev)| worst(&img, prev, peak));
         checks.push((i, e_ref, e_prev, e_point, bound));
         previous = Some((t.median_ms, img));
-        best_ms = best_ms.min(t.median_ms);
+        if s.groups.is_none() {
+            best_ms = best_ms.min(t.median_ms);
+        }
+        times.push(t.median_ms);
     }
     if let Some((ms, _)) = floor {
         println!(
-            "the fastest step takes {:.2} times the special-function floor (this machine)",
+            "the fastest of steps 0 to 8 (one sine-cosine pair per pair) takes {:.2} times \
+             that floor (this machine)",
             best_ms / ms
         );
     }
     // ANCHOR_END: table
+
+    // ANCHOR: counted
+    println!();
+    println!("steps 9 and 10, counted in the PTX of each kernel's hot loop (one pass: one");
+    println!("visibility for each of a thread's groups of four mirrored pixels), and the floors");
+    println!("of those counts:");
+    for (i, s) in STEPS.iter().enumerate() {
+        let (Some(groups), Some((m, per_pass))) = (s.groups, counted[i]) else {
+            continue;
+        };
+        let (sincos, fp32) = (m.sin as f64 / per_pass, m.fp32 as f64 / per_pass);
+        println!(
+            "step {i}, {}: {} instructions per pass for {per_pass} pairs: \
+             {} sin and {} cos, {} FP32",
+            s.kernel, m.all, m.sin, m.cos, m.fp32
+        );
+        println!("  per pair: {sincos} sine-cosine pairs, {fp32} FP32 instructions");
+        let floors = [
+            sfu_floor(&ctx, 2.0 * sincos, pairs),
+            fp32_floor(&ctx, fp32, pairs),
+        ];
+        for (_, line) in floors.iter().flatten() {
+            println!("  {line}");
+        }
+        if let Some(tables) = groups.table_sincos_per_visibility(side) {
+            println!(
+                "  and, outside the hot loop, the tables: {tables} sine-cosine pairs \
+                 per visibility, {:.4} per pair",
+                tables as f64 / n_px as f64
+            );
+        }
+        let highest = floors.iter().flatten().map(|f| f.0).fold(0.0, f64::max);
+        if highest > 0.0 {
+            println!(
+                "  measured {}: {:.2} times the higher floor (this machine)",
+                fmt_ms(times[i]),
+                times[i] / highest
+            );
+        }
+    }
+    println!(
+        "the groups compute {} values for the {n_px} pixels (a group at side/2 cells \
+         of an even side",
+        mirrors::values_computed(side)
+    );
+    println!("has only its minus images on the image, and a group on an axis repeats its pixels)");
+    // ANCHOR_END: counted
 
     // ANCHOR: checks
     println!();

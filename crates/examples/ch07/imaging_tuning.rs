@@ -54,7 +54,7 @@ fn main() {
     let d = upload(&stream, &obs, side, |x| x as f32);
     let n_px = side * side;
     let pairs = (n_px * n_vis) as f64;
-    let floor = sfu_floor(&ctx, 2, pairs);
+    let floor = sfu_floor(&ctx, 2.0, pairs);
     if let Some((_, line)) = &floor {
         println!("{line}");
     }

@@ -101,6 +101,21 @@ pub fn arch_of(ctx: &CudaContext) -> String {
 /// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
 pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
     let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
+    load_ptx(ctx, file, ptx)
+}
+
+/// [`load`], also returning the PTX text, for a program that reads its own kernels' code.
+pub fn load_with_ptx(
+    ctx: &Arc<CudaContext>,
+    file: &KernelFile,
+    fast_math: bool,
+) -> (Arc<CudaModule>, String) {
+    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
+    let text = ptx.to_src();
+    (load_ptx(ctx, file, ptx), text)
+}
+
+fn load_ptx(ctx: &Arc<CudaContext>, file: &KernelFile, ptx: Ptx) -> Arc<CudaModule> {
     ctx.load_module(ptx).unwrap_or_else(|e| {
         fail(&format!(
             "the GPU refused the PTX of kernels/{}: {e}.",

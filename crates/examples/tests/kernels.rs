@@ -8,14 +8,17 @@
 //! // check: image_fma lacks .f64                      ... does not hold it
 //! // check: image_fma has explicit fma.rn.f32         ... holds it when compiled with --fmad=false
 //! // check: image_coarse_4 lacks explicit fma.rn.f32  ... does not hold it then
+//! // check: image_tables_4 loop has 4 sin.approx.f32  the kernel's hot loop holds it 4 times
+//! // check: image_tables_4 loop lacks cvt.rni.f32     ... does not hold it
 //! // check: every kernel lacks .f64                   the claim holds for each kernel of the file
 //! // check: compiled with --use_fast_math             the file's program compiles it so
 //! ```
 //!
 //! A kernel's PTX runs from its `.entry NAME(` to the brace that closes its body. NVRTC turns
 //! `a*b + c` into an `fma.rn.f32` unless `--fmad=false`, so only an `explicit` claim tells an
-//! `fmaf()` or `__fmaf_rn()` in the source from a multiply-add the compiler contracted. A claim
-//! about a kernel that is not in the PTX fails.
+//! `fmaf()` or `__fmaf_rn()` in the source from a multiply-add the compiler contracted. The hot
+//! loop is the innermost loop that reads shared memory and writes none
+//! (`course::ptx::hot_loop`). A claim about a kernel that is not in the PTX fails.
 //!
 //! Without NVRTC these tests are ignored with the reason, except under `CI=true`, where a
 //! missing NVRTC is a failure (`.ci/run` installs it).
@@ -23,6 +26,7 @@
 use std::path::Path;
 
 use course::kernel::{KernelFile, compile_with, nvrtc_present};
+use course::ptx::{hot_loop, kernel_body, kernel_names, occurrences};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 
 /// One `// check:` line: `kernel` is `None` for `every kernel`.
@@ -31,6 +35,9 @@ struct Claim {
     kernel: Option<String>,
     has: bool,
     explicit: bool,
+    /// `loop has N TEXT`: exactly N times in the kernel's hot loop; `loop lacks TEXT`: none
+    /// there (`Some(0)`).
+    in_loop: Option<usize>,
     text: String,
 }
 
@@ -62,6 +69,25 @@ fn claims(source: &str) -> Result<Claims, String> {
                 .map(|(k, rest)| (Some(k.to_string()), rest))
                 .ok_or_else(unknown)?,
         };
+        if let Some(rest) = rest.strip_prefix("loop ") {
+            let (count, text) = if let Some(text) = rest.strip_prefix("lacks ") {
+                (0, text)
+            } else {
+                rest.strip_prefix("has ")
+                    .and_then(|r| r.split_once(' '))
+                    .and_then(|(n, text)| Some((n.parse().ok()?, text)))
+                    .ok_or_else(unknown)?
+            };
+            c.list.push(Claim {
+                line: line.to_string(),
+                kernel,
+                has: count > 0,
+                explicit: false,
+                in_loop: Some(count),
+                text: text.trim().to_string(),
+            });
+            continue;
+        }
         let (has, rest) = if let Some(rest) = rest.strip_prefix("has ") {
             (true, rest)
         } else if let Some(rest) = rest.strip_prefix("lacks ") {
@@ -78,34 +104,11 @@ fn claims(source: &str) -> Result<Claims, String> {
             kernel,
             has,
             explicit,
+            in_loop: None,
             text: text.trim().to_string(),
         });
     }
     Ok(c)
-}
-
-/// The names of the kernels in `ptx`, in order.
-fn kernel_names(ptx: &str) -> Vec<&str> {
-    ptx.split(".entry ")
-        .skip(1)
-        .filter_map(|rest| rest.split_once('(').map(|(name, _)| name.trim()))
-        .collect()
-}
-
-/// The PTX of kernel `name`: from `.entry name(` to the brace that closes its body.
-fn kernel_ptx<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
-    let start = ptx.find(&format!(".entry {name}("))?;
-    let body = start + ptx[start..].find('{')?;
-    let mut depth = 0;
-    for (i, c) in ptx[body..].char_indices() {
-        match c {
-            '{' => depth += 1,
-            '}' if depth == 1 => return Some(&ptx[start..=body + i]),
-            '}' => depth -= 1,
-            _ => {}
-        }
-    }
-    None
 }
 
 /// Check every claim on the PTX compiled as usual (`ptx`) and with --fmad=false (`exact`);
@@ -122,7 +125,17 @@ fn check(claims: &Claims, ptx: &str, exact: &str) -> Vec<String> {
             None => kernel_names(ptx),
         };
         for name in kernels {
-            let verdict = match kernel_ptx(ptx, name) {
+            let body = kernel_body(ptx, name);
+            if let (Some(want), Some(body)) = (claim.in_loop, body) {
+                let verdict = match hot_loop(body).map(|hot| occurrences(hot, &claim.text)) {
+                    Some(n) if n == want => continue,
+                    Some(n) => format!("the hot loop of {name} holds `{}` {n} times", claim.text),
+                    None => format!("{name} has no single hot loop (see course::ptx::hot_loop)"),
+                };
+                failures.push(format!("`{}`: {verdict}", claim.line));
+                continue;
+            }
+            let verdict = match body {
                 None => format!("the PTX has no kernel `{name}`"),
                 Some(body) if body.contains(claim.text.as_str()) == claim.has => continue,
                 Some(_) if claim.has => format!("the PTX of {name}{how} lacks `{}`", claim.text),

@@ -1,0 +1,231 @@
+//! Chapter 7's steps beyond the special-function floor (`kernels/ch07-imaging-mirrors.cu`): the
+//! image computed in groups of four mirrored pixels (±l, ±m). A group is named by its column
+//! and row offsets (a, b) from the centre pixel `side / 2`, both in `0..=side / 2`.
+
+use std::sync::Arc;
+
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+
+use crate::gpu::OrExit;
+use crate::sky::{OnGpu, direction_of, n_minus_one};
+
+/// Groups per row (and per column) of a `side` × `side` image: offsets 0 to `side / 2`.
+pub fn offsets(side: usize) -> usize {
+    side / 2 + 1
+}
+
+/// How many pixel values the groups compute (four each), of which `side²` are on the image.
+pub fn values_computed(side: usize) -> usize {
+    4 * offsets(side) * offsets(side)
+}
+
+/// l for each column offset, m for each row offset and n′ for each group, as the kernels read
+/// them: the same numbers as [`crate::sky::pixels`] gives the pixels at +a and +b cells, in f32.
+/// The offset `side / 2` of an even side is off the image on the plus side; its numbers are
+/// still those of `+side/2` cells, the mirror of the pixel that is there.
+pub struct Quadrant {
+    pub ls: CudaSlice<f32>,
+    pub ms: CudaSlice<f32>,
+    pub ns: CudaSlice<f32>,
+    pub side: i32,
+}
+
+/// The quadrant's numbers computed in f64 on the CPU: (l per offset, n′ per group).
+pub fn quadrant_f64(side: usize) -> (Vec<f64>, Vec<f64>) {
+    let n = offsets(side);
+    let centre = side / 2;
+    let ls: Vec<f64> = (0..n)
+        .map(|a| direction_of(side, (centre + a, 0)).0)
+        .collect();
+    let mut ns = Vec::with_capacity(n * n);
+    for b in 0..n {
+        for a in 0..n {
+            ns.push(n_minus_one(ls[a], ls[b]));
+        }
+    }
+    (ls, ns)
+}
+
+pub fn upload_quadrant(stream: &Arc<CudaStream>, side: usize) -> Quadrant {
+    let (ls, ns) = quadrant_f64(side);
+    let send = |xs: &[f64]| {
+        stream
+            .clone_htod(&xs.iter().map(|&x| x as f32).collect::<Vec<f32>>())
+            .or_exit("copy the quadrant's directions to the GPU")
+    };
+    Quadrant {
+        ls: send(&ls),
+        ms: send(&ls),
+        ns: send(&ns),
+        side: i32::try_from(side).unwrap_or(i32::MAX),
+    }
+}
+
+/// How a kernel of the file is launched: `image_mirrors` with one group per thread, or an
+/// `image_tables_G` kernel with `groups` (G) groups per thread and the visibilities split into
+/// `parts` parts.
+#[derive(Clone, Copy, Debug)]
+pub enum Shape {
+    Mirrors,
+    Tables { groups: usize, parts: usize },
+}
+
+impl Shape {
+    /// The kernel's name in the file.
+    pub fn kernel(&self) -> String {
+        match self {
+            Shape::Mirrors => "image_mirrors".into(),
+            Shape::Tables { groups, .. } => format!("image_tables_{groups}"),
+        }
+    }
+
+    /// Groups each thread computes.
+    pub fn groups_per_thread(&self) -> usize {
+        match self {
+            Shape::Mirrors => 1,
+            Shape::Tables { groups, .. } => *groups,
+        }
+    }
+
+    /// For `image_tables_G`: the sine-cosine pairs its tables cost per visibility, one for each
+    /// column and each row of every block's tile (the parts hold different visibilities).
+    pub fn table_sincos_per_visibility(&self, side: usize) -> Option<usize> {
+        match self {
+            Shape::Mirrors => None,
+            Shape::Tables { groups, .. } => {
+                let tiles = (self.config(side).grid_dim.0 * self.config(side).grid_dim.1) as usize;
+                Some(tiles * (32 + 8 * groups))
+            }
+        }
+    }
+
+    pub fn parts(&self) -> usize {
+        match self {
+            Shape::Mirrors => 1,
+            Shape::Tables { parts, .. } => *parts,
+        }
+    }
+
+    /// Grid and block of the launch for a `side` × `side` image (the file's THREADS = 256,
+    /// COLUMNS = 32: a block owns 32 columns by 8·G rows of groups).
+    fn config(&self, side: usize) -> LaunchConfig {
+        let n = offsets(side) as u32;
+        let grid_dim = match self {
+            Shape::Mirrors => ((n * n).div_ceil(256), 1, 1),
+            Shape::Tables { groups, parts } => (
+                n.div_ceil(32),
+                n.div_ceil(8 * *groups as u32),
+                *parts as u32,
+            ),
+        };
+        LaunchConfig {
+            grid_dim,
+            block_dim: (256, 1, 1),
+            shared_mem_bytes: 0,
+        }
+    }
+
+    /// The launch's blocks in all.
+    pub fn blocks(&self, side: usize) -> u32 {
+        let g = self.config(side).grid_dim;
+        g.0 * g.1 * g.2
+    }
+}
+
+/// The buffer of partial sums a shape writes: four values per group and part.
+pub fn parts_buffer(stream: &Arc<CudaStream>, shape: Shape, side: usize) -> CudaSlice<[f32; 2]> {
+    crate::gpu::alloc_poisoned(stream, shape.parts() * values_computed(side))
+}
+
+/// Run `kernel` (of `shape`) on the data `d` and the quadrant `q`, writing `parts`, then
+/// `place` (`image_place_groups`), which adds the parts up into the `side²` pixels of `img`.
+#[allow(clippy::too_many_arguments)]
+pub fn launch(
+    stream: &Arc<CudaStream>,
+    (kernel, place): (&CudaFunction, &CudaFunction),
+    shape: Shape,
+    d: &OnGpu<f32>,
+    q: &Quadrant,
+    parts: &mut CudaSlice<[f32; 2]>,
+    img: &mut CudaSlice<[f32; 2]>,
+) {
+    let mut launch = stream.launch_builder(kernel);
+    launch.arg(&q.ls).arg(&q.ms).arg(&q.ns).arg(&q.side);
+    launch
+        .arg(&d.us)
+        .arg(&d.vs)
+        .arg(&d.ws)
+        .arg(&d.vis)
+        .arg(&d.n_vis);
+    launch.arg(&mut *parts);
+    unsafe { launch.launch(shape.config(q.side as usize)) }.or_exit_launching(kernel);
+
+    let pixels = (q.side as u32).pow(2);
+    let n_parts = shape.parts() as i32;
+    let mut launch = stream.launch_builder(place);
+    launch
+        .arg(&*parts)
+        .arg(&n_parts)
+        .arg(&q.side)
+        .arg(&d.inv_n)
+        .arg(img);
+    let config = LaunchConfig {
+        grid_dim: (pixels.div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    unsafe { launch.launch(config) }.or_exit_launching(place);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_quadrant_matches_the_pixels() {
+        for side in [7, 8, 700, 701] {
+            let (ls, ns) = quadrant_f64(side);
+            let (pl, _, pn) = crate::sky::pixels(side);
+            let c = side / 2;
+            for (a, &l) in ls.iter().enumerate().filter(|(a, _)| c + a < side) {
+                assert_eq!(l, pl[c + a]);
+                // The mirror image at −a has the same n′, bit for bit.
+                assert_eq!(ns[a], pn[c * side + c - a]);
+            }
+        }
+        assert_eq!(values_computed(700), 4 * 351 * 351);
+    }
+
+    /// The kernels' algebra, in f64: the eight products of `accumulate`, combined as
+    /// `store_group` does, give V·e^{2πi(±ul ± vm + wn′)} for the four images in their order.
+    #[test]
+    fn eight_products_make_four_pixels() {
+        use num_complex::Complex64 as C;
+        let unit = |t: f64| C::from_polar(1.0, std::f64::consts::TAU * t);
+        let (v, u, vv, w, l, m, n) = (C::new(0.3, -1.7), 41.3, -17.9, 5.5, 0.013, 0.007, -1.2e-4);
+        let (a, b, c) = (unit(w * n), unit(u * l), unit(vv * m));
+        let q = [v * c, v * c.conj()];
+        let mut acc = [0.0; 8];
+        for s in 0..2 {
+            let r = a * q[s];
+            acc[4 * s..4 * s + 4].copy_from_slice(&[
+                r.re * b.re,
+                r.im * b.im,
+                r.re * b.im,
+                r.im * b.re,
+            ]);
+        }
+        for (i, (sl, sm)) in [(1.0, 1.0), (-1.0, 1.0), (1.0, -1.0), (-1.0, -1.0)]
+            .into_iter()
+            .enumerate()
+        {
+            let p = &acc[4 * (i / 2)..];
+            let got = match i % 2 {
+                0 => C::new(p[0] - p[1], p[2] + p[3]),
+                _ => C::new(p[0] + p[1], p[3] - p[2]),
+            };
+            let want = v * unit(sl * u * l + sm * vv * m + w * n);
+            assert!((got - want).norm() < 1e-12, "image {i}: {got} != {want}");
+        }
+    }
+}
