@@ -15,6 +15,7 @@ pub mod png;
 pub mod poison;
 pub mod ptx;
 pub mod random;
+pub mod rectangle;
 pub mod sanitizer;
 pub mod sky;
 pub mod timing;
