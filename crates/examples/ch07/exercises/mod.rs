@@ -1,12 +1,15 @@
 //! The judge's entry for chapter 7's FMA challenge. On the CPU, the learner's kernel is
 //! compiled with `--fmad=false`, so that only the FMAs written in the source stay fused, and its
 //! PTX must hold at least four per pixel update; on the GPU, its image must match the solution's.
+//! And the entry for "Mirrors for a rectangular image", on the GPU only: the learner's two
+//! kernels image two small rectangles, which must match float64 at every pixel.
 use std::sync::OnceLock;
 
 use course::gpu::alloc_poisoned;
 use course::kernel::{KernelFile, arch_of, compile, compile_with};
 use course::kernel_file;
 use course::random::Rng;
+use course::rectangle::{self, Rectangle};
 use course::sky::{observe, upload};
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda};
@@ -85,6 +88,64 @@ fn check_fma_image(gpu: &Gpu, seed: u64) -> Result<(), String> {
     within(&got, &want, peak, 1e-4)
 }
 
+/// Odd by even and even by odd, small enough for a float64 reference of every pixel.
+const RECTANGLES: [(usize, usize); 2] = [(61, 40), (48, 75)];
+/// Not a whole number of tiles of 256, so that the last, partial tile is tested too.
+const RECTANGLE_VIS: usize = 3000;
+
+fn check_rectangle(gpu: &Gpu, seed: u64) -> Result<(), String> {
+    let s = &gpu.stream;
+    let (groups, place) = (
+        gpu.function("image_rectangle")?,
+        gpu.function("image_place_rectangle")?,
+    );
+    let obs = observe(RECTANGLE_VIS, Some(&mut Rng::new(seed)));
+    for (width, height) in RECTANGLES {
+        let rect = Rectangle { width, height };
+        let d = cuda(rectangle::upload(s, &obs, rect), "copy the data to the GPU")?;
+        let q = cuda(rectangle::upload_quadrant(s, rect), "copy the quadrant")?;
+        let mut parts = alloc_poisoned::<[f32; 2]>(s, 4 * rect.groups());
+        let mut img = alloc_poisoned::<[f32; 2]>(s, rect.pixels());
+        let launched = rectangle::launch_groups(s, &groups, &q, &d, &mut parts);
+        cuda(launched, "launch image_rectangle")?;
+        let launched = rectangle::launch_place(s, &place, &q, &parts, d.inv_n, &mut img);
+        cuda(launched, "launch image_place_rectangle")?;
+        let got = cuda(s.clone_dtoh(&img), "copy the image from the GPU")?;
+        let want = rect.image_f64(&obs, &(0..rect.pixels()).collect::<Vec<_>>());
+        let peak = want.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
+        for (p, (g, w)) in got.iter().zip(&want).enumerate() {
+            let diff = (f64::from(g[0]) - w[0]).hypot(f64::from(g[1]) - w[1]);
+            // Written so that NaN, an unwritten pixel, fails.
+            if !(diff <= 1e-4 * peak) {
+                return Err(format!(
+                    "on {width} x {height} pixels, pixel (column {}, row {}) is {g:?}, float64 \
+                     gives [{:.6}, {:.6}] (tolerance 1e-4 of the peak {peak:.4})",
+                    p % width,
+                    p / width,
+                    w[0],
+                    w[1]
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn rectangle_exercise(code: Code) -> Exercise {
+    Exercise {
+        name: "rectangle",
+        cpu: None,
+        gpu: Some(GpuPart {
+            kernel: code.pick(
+                kernel_file!("ch07-exercise-rectangle.cu"),
+                kernel_file!("ch07-imaging-rectangle.cu"),
+            ),
+            sources: vec![],
+            check: Box::new(check_rectangle),
+        }),
+    }
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let file = code.pick(
         kernel_file!("ch07-exercise-fma.cu"),
@@ -94,7 +155,7 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         code.pick("kernels/ch07-exercise-fma.cu", "kernels/ch07-imaging.cu"),
         file.source,
     );
-    vec![Exercise {
+    let fma = Exercise {
         name: "fma",
         cpu: Some(CpuPart {
             sources: vec![source],
@@ -105,5 +166,6 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             sources: vec![],
             check: Box::new(check_fma_image),
         }),
-    }]
+    };
+    vec![fma, rectangle_exercise(code)]
 }
