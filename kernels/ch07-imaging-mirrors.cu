@@ -165,8 +165,9 @@ __device__ void image_tables_body(const float *ls, const float *ms, const float 
             w_table[threadIdx.x] = j < end ? ws[j] : 0.0f;
         }
         __syncthreads();
+        // Rows past the last group (the last blocks of a tall tile) only help fill the tables.
 #pragma unroll 1
-        for (int k = 0; k < CHUNK; ++k) {
+        for (int k = 0; k < (b < n_off ? CHUNK : 0); ++k) {
             float w = w_table[k];
             float4 q = q_table[k][ty];
             for (int i = 0; i < G; ++i) {
