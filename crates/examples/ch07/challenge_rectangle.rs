@@ -137,7 +137,7 @@ fn main() {
     let flops = Work::Flops(13.0 * (n_px * n_vis) as f64);
     let (t_groups, img) = image_by_groups(&stream, (&groups, &place), &q, &d, reps);
     record(
-        &format!("image_rectangle, {width}x{height} px, {n_vis} vis"),
+        &format!("image_rectangle, {width}x{height} px, {n_vis} vis, counted as the direct sum"),
         &t_groups,
         flops,
     );

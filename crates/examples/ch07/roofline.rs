@@ -110,12 +110,14 @@ fn intensity(row: &Row) -> Result<f64, &'static str> {
         "matmul_gpu" => number_after(l, "n=")
             .map(|n| 2.0 * n * n * n / (12.0 * n * n))
             .ok_or("a label without n"),
-        // 13 operations per pixel-visibility pair; per pixel l, m, n read and a complex value
-        // written, per visibility u, v, w and a complex value read: 5 numbers each.
-        "imaging_gpu" | "challenge_coarsening" | "challenge_fma" => {
+        // 13 operations per pixel-visibility pair, or what the label says the kernel executes
+        // (steps 9 and 10); per pixel l, m, n read and a complex value written, per visibility
+        // u, v, w and a complex value read: 5 numbers each.
+        "imaging_gpu" | "challenge_coarsening" | "challenge_fma" | "challenge_rectangle" => {
             let (px, vis) = pixels_and_visibilities(l).ok_or("a label without its sizes")?;
             let size = if l.contains("(f64)") { 8.0 } else { 4.0 };
-            Ok(13.0 * px * vis / (5.0 * size * (px + vis)))
+            let per_pair = number_after(l, "executing ").unwrap_or(13.0);
+            Ok(per_pair * px * vis / (5.0 * size * (px + vis)))
         }
         _ => Err("no count of the other side in the program"),
     }
