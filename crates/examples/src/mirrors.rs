@@ -196,6 +196,28 @@ mod tests {
         assert_eq!(values_computed(700), 4 * 351 * 351);
     }
 
+    /// `Shape::config` launches what the kernel file is written for.
+    #[test]
+    fn the_launch_matches_the_kernel_file() {
+        let file = crate::kernel_file!("ch07-imaging-mirrors.cu");
+        for define in [
+            "#define TILE 256",
+            "#define THREADS 256",
+            "#define COLUMNS 32",
+        ] {
+            assert!(
+                file.source.contains(define),
+                "the kernel file lacks `{define}`"
+            );
+        }
+        let config = Shape::Tables {
+            groups: 8,
+            parts: 64,
+        }
+        .config(700);
+        assert_eq!(config.grid_dim, (11, 6, 64));
+    }
+
     /// The kernels' algebra, in f64: the eight products of `accumulate`, combined as
     /// `store_group` does, give V·e^{2πi(±ul ± vm + wn′)} for the four images in their order.
     #[test]
