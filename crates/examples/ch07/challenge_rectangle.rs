@@ -3,12 +3,12 @@
 //! whose image is known, and against the one-pixel-per-thread kernel of step 7; both timed.
 use std::sync::Arc;
 
-use course::compare::{verdict, within_bound};
+use course::compare::{largest_difference, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
-use course::rectangle::{self, Quadrant, Rectangle, largest_difference};
+use course::rectangle::{self, Quadrant, Rectangle};
 use course::sky::{OnGpu, check_block, observe, observe_point_source};
 use course::timing::{Timing, Work, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream};

@@ -5,7 +5,7 @@
 //! of times and speedups.
 use std::sync::Arc;
 
-use course::compare::verdict;
+use course::compare::{largest_difference, verdict};
 use course::exit::{EXIT_CUDA_FAILED, fail};
 use course::floor::{fp32_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
@@ -147,16 +147,6 @@ const STEPS: [Step; 11] = [
     ),
 ];
 // ANCHOR_END: steps
-
-/// The largest |a − b| over two lists of pixels, divided by `peak`; NaN if any pixel is NaN
-/// (`f64::max` would skip it, and an unwritten, poisoned pixel would pass).
-fn worst(a: &[[f64; 2]], b: &[[f64; 2]], peak: f64) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
-        .fold(0.0, |w: f64, d| if d.is_nan() || d > w { d } else { w })
-        / peak
-}
 
 /// With `COURSE_FIGURES` set (the GPU check sets it), draw the real part of the image as a
 /// PNG there, from the very buffer the checks above read. It prints nothing about it, so that
@@ -320,7 +310,7 @@ fn main() {
     };
     let versus_reference = |img: &[[f64; 2]]| {
         let at: Vec<[f64; 2]> = sample.iter().map(|&p| img[p]).collect();
-        worst(&at, &reference, peak)
+        largest_difference(&at, &reference, peak)
     };
 
     // Under compute-sanitizer course::timing skips the warm-up and times a single run.
@@ -424,7 +414,9 @@ fn main() {
         // too), 1e-3 for an f32 one.
         let bound = if s.double { 1e-9 } else { 1e-3 };
         let e_ref = versus_reference(&img);
-        let e_prev = previous.as_ref().map(|(_, prev)| worst(&img, prev, peak));
+        let e_prev = previous
+            .as_ref()
+            .map(|(_, prev)| largest_difference(&img, prev, peak));
         checks.push((i, e_ref, e_prev, e_point, bound));
         previous = Some((t.median_ms, img));
         if s.groups.is_none() {

@@ -2,7 +2,7 @@
 //! of 64 to 512 threads, and step 6's and step 8's kernels for every K, each timed (median of
 //! 10 runs after one warm-up run) beside its registers per thread, the blocks an SM can hold,
 //! and how evenly the blocks spread over the SMs. Every image is checked against one image.
-use course::compare::within_bound;
+use course::compare::{largest_difference_f32, within_bound};
 use course::floor::sfu_floor;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load, require_block_size};
@@ -10,17 +10,6 @@ use course::kernel_file;
 use course::random::Rng;
 use course::sky::{observe, upload};
 use course::timing::{fmt_ms, time_gpu};
-
-/// The largest |a − b| over two images, over the peak of `b`; NaN if either holds a NaN.
-fn largest_difference(a: &[[f32; 2]], b: &[[f32; 2]]) -> f64 {
-    let peak = b.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
-    let worst = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
-        .fold(0.0, |w: f32, d| if d.is_nan() || d > w { d } else { w });
-    f64::from(worst / peak)
-}
 
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
@@ -101,7 +90,7 @@ fn main() {
         if reference.is_empty() {
             reference = img.clone();
         }
-        let difference = largest_difference(&img, &reference);
+        let difference = largest_difference_f32(&img, &reference);
         if difference.is_nan() || difference > worst {
             worst = difference; // f64::max would drop a NaN
         }

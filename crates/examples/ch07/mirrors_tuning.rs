@@ -3,7 +3,7 @@
 //! of 10 runs after one warm-up run, the table kernel and the placing kernel together) beside
 //! its registers per thread, the blocks an SM holds, and the waves of blocks the launch needs.
 //! Every image is checked against step 9's.
-use course::compare::within_bound;
+use course::compare::{largest_difference_f32, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load};
 use course::kernel_file;
@@ -11,17 +11,6 @@ use course::mirrors::{self, Shape};
 use course::random::Rng;
 use course::sky::{observe, upload};
 use course::timing::{fmt_ms, time_gpu};
-
-/// The largest |a − b| over two images, over the peak of `b`; NaN if either holds a NaN.
-fn largest_difference(a: &[[f32; 2]], b: &[[f32; 2]]) -> f64 {
-    let peak = b.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
-    let worst = a
-        .iter()
-        .zip(b)
-        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
-        .fold(0.0, |w: f32, d| if d.is_nan() || d > w { d } else { w });
-    f64::from(worst / peak)
-}
 
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
@@ -92,7 +81,7 @@ fn main() {
         if reference.is_empty() {
             reference = img.clone();
         }
-        let difference = largest_difference(&img, &reference);
+        let difference = largest_difference_f32(&img, &reference);
         if difference.is_nan() || difference > worst {
             worst = difference; // f64::max would drop a NaN
         }

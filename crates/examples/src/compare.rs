@@ -16,6 +16,27 @@ pub fn relative_error<T: Copy + Into<f64>>(got: &[T], want: &[T]) -> f64 {
     }
 }
 
+/// The largest |a − b| over two lists of complex pixels (re, im), divided by `peak`; NaN if any
+/// pixel is NaN (`f64::max` would skip it, and an unwritten, poisoned pixel would pass).
+pub fn largest_difference(a: &[[f64; 2]], b: &[[f64; 2]], peak: f64) -> f64 {
+    a.iter()
+        .zip(b)
+        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
+        .fold(0.0, |w: f64, d| if d.is_nan() || d > w { d } else { w })
+        / peak
+}
+
+/// The same for two `f32` images, computed in `f32`, over the peak of `b`'s real part.
+pub fn largest_difference_f32(a: &[[f32; 2]], b: &[[f32; 2]]) -> f64 {
+    let peak = b.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
+    let worst = a
+        .iter()
+        .zip(b)
+        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
+        .fold(0.0, |w: f32, d| if d.is_nan() || d > w { d } else { w });
+    f64::from(worst / peak)
+}
+
 /// How many elements differ, for results that must match exactly.
 pub fn count_mismatches<T: PartialEq>(got: &[T], want: &[T]) -> usize {
     assert_eq!(got.len(), want.len(), "compared slices differ in length");

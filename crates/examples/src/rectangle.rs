@@ -112,16 +112,6 @@ impl Rectangle {
     }
 }
 
-/// The largest |a − b| over two lists of pixels, over `peak`; NaN if any pixel is NaN
-/// (`f64::max` would skip it, and an unwritten, poisoned pixel would pass).
-pub fn largest_difference(a: &[[f64; 2]], b: &[[f64; 2]], peak: f64) -> f64 {
-    a.iter()
-        .zip(b)
-        .map(|(x, y)| (x[0] - y[0]).hypot(x[1] - y[1]))
-        .fold(0.0, |w: f64, d| if d.is_nan() || d > w { d } else { w })
-        / peak
-}
-
 /// The quadrant on the GPU, in f32, with the image's size as the kernels take it.
 pub struct Quadrant {
     pub ls: CudaSlice<f32>,
