@@ -8,7 +8,7 @@ use std::sync::Arc;
 use course::compare::{largest_difference, verdict};
 use course::exit::{EXIT_CUDA_FAILED, fail};
 use course::floor::{fp32_floor, sfu_floor};
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, sanitizing};
 use course::kernel::{function, load, load_with_ptx, require_block_size};
 use course::kernel_file;
 use course::machine::describe_cpu;
@@ -89,10 +89,10 @@ const fn tiled(kernel: &'static str, per_thread: usize, change: &'static str) ->
 }
 
 /// A step of `kernels/ch07-imaging-mirrors.cu`.
-const fn mirrored(kernel: &'static str, shape: Shape, change: &'static str) -> Step {
+const fn mirrored(shape: Shape, change: &'static str) -> Step {
     Step {
         groups: Some(shape),
-        ..step(kernel, false, 4, change)
+        ..step(shape.kernel(), false, 4, change)
     }
 }
 
@@ -132,13 +132,8 @@ const STEPS: [Step; 11] = [
         3,
         "8: visibilities shared by warp shuffles",
     ),
+    mirrored(Shape::Mirrors, "9: four mirrored pixels per thread"),
     mirrored(
-        "image_mirrors",
-        Shape::Mirrors,
-        "9: four mirrored pixels per thread",
-    ),
-    mirrored(
-        "image_tables_8",
         Shape::Tables {
             groups: 8,
             parts: 64,
@@ -163,25 +158,7 @@ fn save_picture(img: &[[f64; 2]], side: usize) {
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
         "Images the chapter's made-up sky with the first kernel and every optimisation on the GPU, checking and timing each.",
-        |args| {
-            (
-                args.usize(
-                    "SIDE",
-                    "the image side in pixels",
-                    problem_size(700, 64),
-                    8,
-                    4096,
-                ),
-                args.usize(
-                    "VISIBILITIES",
-                    "the number of visibilities",
-                    problem_size(1 << 18, 4096),
-                    1,
-                    1 << 22,
-                ),
-                args.seed(),
-            )
-        },
+        course::sky::image_args,
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();

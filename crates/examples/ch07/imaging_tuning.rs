@@ -4,7 +4,7 @@
 //! and how evenly the blocks spread over the SMs. Every image is checked against one image.
 use course::compare::{largest_difference_f32, within_bound};
 use course::floor::sfu_floor;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
@@ -14,25 +14,7 @@ use course::timing::{fmt_ms, time_gpu};
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
         "Times step 7's imaging kernel for several pixels per thread and block sizes, and steps 6 and 8 for several pixels per thread.",
-        |args| {
-            (
-                args.usize(
-                    "SIDE",
-                    "the image side in pixels",
-                    problem_size(700, 64),
-                    8,
-                    4096,
-                ),
-                args.usize(
-                    "VISIBILITIES",
-                    "the number of visibilities",
-                    problem_size(1 << 18, 4096),
-                    1,
-                    1 << 22,
-                ),
-                args.seed(),
-            )
-        },
+        course::sky::image_args,
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();

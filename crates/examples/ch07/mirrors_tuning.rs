@@ -4,7 +4,7 @@
 //! its registers per thread, the blocks an SM holds, and the waves of blocks the launch needs.
 //! Every image is checked against step 9's.
 use course::compare::{largest_difference_f32, within_bound};
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::mirrors::{self, Shape};
@@ -15,25 +15,7 @@ use course::timing::{fmt_ms, time_gpu};
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
         "Times step 10's imaging kernel for several groups per thread and splits of the visibilities.",
-        |args| {
-            (
-                args.usize(
-                    "SIDE",
-                    "the image side in pixels",
-                    problem_size(700, 64),
-                    8,
-                    4096,
-                ),
-                args.usize(
-                    "VISIBILITIES",
-                    "the number of visibilities",
-                    problem_size(1 << 18, 4096),
-                    1,
-                    1 << 22,
-                ),
-                args.seed(),
-            )
-        },
+        course::sky::image_args,
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -64,7 +46,7 @@ fn main() {
     let (mut reference, mut worst, mut fastest) = (Vec::new(), 0.0f64, (f64::MAX, String::new()));
     for shape in shapes {
         let name = shape.kernel();
-        let kernel = function(&module, &name);
+        let kernel = function(&module, name);
         let regs = kernel.num_regs().or_exit("read the registers per thread");
         let fit = kernel
             .occupancy_max_active_blocks_per_multiprocessor(256, 0, None)

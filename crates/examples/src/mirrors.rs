@@ -71,11 +71,15 @@ pub enum Shape {
 }
 
 impl Shape {
-    /// The kernel's name in the file.
-    pub fn kernel(&self) -> String {
+    /// The kernel's name in the file, which instantiates G = 1, 2, 4 and 8.
+    pub const fn kernel(&self) -> &'static str {
         match self {
-            Shape::Mirrors => "image_mirrors".into(),
-            Shape::Tables { groups, .. } => format!("image_tables_{groups}"),
+            Shape::Mirrors => "image_mirrors",
+            Shape::Tables { groups: 1, .. } => "image_tables_1",
+            Shape::Tables { groups: 2, .. } => "image_tables_2",
+            Shape::Tables { groups: 4, .. } => "image_tables_4",
+            Shape::Tables { groups: 8, .. } => "image_tables_8",
+            Shape::Tables { .. } => panic!("the kernel file has image_tables_G for G = 1, 2, 4, 8"),
         }
     }
 
@@ -93,8 +97,8 @@ impl Shape {
         match self {
             Shape::Mirrors => None,
             Shape::Tables { groups, .. } => {
-                let tiles = (self.config(side).grid_dim.0 * self.config(side).grid_dim.1) as usize;
-                Some(tiles * (32 + 8 * groups))
+                let (x, y, _) = self.config(side).grid_dim;
+                Some((x * y) as usize * (32 + 8 * groups))
             }
         }
     }

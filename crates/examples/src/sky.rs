@@ -208,6 +208,23 @@ fn observe_sky(n_vis: usize, sky: &[Component], mut noise: Option<&mut Rng>) -> 
     obs
 }
 
+/// The arguments of the chapter's imaging programs: SIDE and VISIBILITIES, the workshop's 700
+/// and 262,144 by default (64 and 4,096 under compute-sanitizer), and the seed.
+pub fn image_args(args: &mut crate::cli::Args) -> (usize, usize, u64) {
+    let size = crate::sanitizer::problem_size;
+    (
+        args.usize("SIDE", "the image side in pixels", size(700, 64), 8, 4096),
+        args.usize(
+            "VISIBILITIES",
+            "the number of visibilities",
+            size(1 << 18, 4096),
+            1,
+            1 << 22,
+        ),
+        args.seed(),
+    )
+}
+
 /// The direction cosines `(l, m, n')` of every pixel of a `side` × `side` image of the field,
 /// row by row (`m` grows with the row, `l` with the column), pixel `side / 2` at the centre.
 pub fn pixels(side: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
