@@ -1,7 +1,8 @@
 //! Expands the book's includes with mdBook's own preprocessor, then hands every chapter to
 //! skeptic, which turns each `rust` block into a test: compiled, and run unless `no_run`.
 //!
-//! Blocks marked `no_run` are compiled through a small cache (see tests/skeptic.rs).
+//! Blocks marked `no_run` are compiled through a small cache, and a block whose text another
+//! block repeats runs once (see tests/skeptic.rs). A block marked `ignore` stops the build.
 //! Blocks marked `compile_fail` are left out here: `tests/compile_fail.rs` checks that they
 //! fail with the error the book shows.
 
@@ -55,9 +56,15 @@ fn main() {
     // `compile_test_cached` (tests/skeptic.rs), which skips a block unchanged since it passed.
     let generated = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("skeptic-tests.rs");
     let tests = std::fs::read_to_string(&generated).expect("skeptic wrote its tests");
-    std::fs::write(
-        &generated,
-        tests.replace("skeptic::rt::compile_test(", "compile_test_cached("),
-    )
-    .unwrap();
+    // Each distinct `rust` block runs once (`run_test_once`, tests/skeptic.rs).
+    // Every block is compiled: a block marked `ignore` would be shown but never checked.
+    if tests.contains("#[ignore]") {
+        panic!(
+            "a `rust,ignore` block in the book is never compiled: make it `rust,no_run` (with hidden lines `# ...` where it needs them) or `text`"
+        );
+    }
+    let tests = tests
+        .replace("skeptic::rt::compile_test(", "compile_test_cached(")
+        .replace("skeptic::rt::run_test(", "run_test_once(");
+    std::fs::write(&generated, tests).unwrap();
 }

@@ -1,7 +1,11 @@
-//! The judge on the course's solutions and on the learners' starters: every CPU part of a
-//! solution passes and every CPU part of a starter is "not yet"; GPU parts pass or, without a
-//! GPU, say they were skipped. Nothing fails or crashes.
+//! The judge on the course's solutions and on the learners' starters, one test per part: every
+//! part of a solution passes and every part of a starter is "not yet". A part the judge skips is
+//! reported as ignored with its reason, never as passed: a CPU part that compiles a kernel needs
+//! NVRTC; a GPU part needs NVRTC to compile its kernel (a test of its own) and a GPU to run it.
 use std::process::Command;
+
+use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use protocol::Missing;
 
 /// One line of the judge's verdicts: the exercise (`chNN NAME`), the side and the verdict.
 struct Line {
@@ -38,53 +42,136 @@ fn judge(args: &[&str]) -> Option<(Vec<Line>, Option<i32>)> {
     Some((lines, out.status.code()))
 }
 
-fn check(args: &[&str], expected: &str) {
-    let Some((lines, status)) = judge(args) else {
-        return;
-    };
-    let shown = args.join(" ");
-    assert!(!lines.is_empty(), "`judge {shown}` printed no verdicts");
-    for l in &lines {
-        let ok = l.verdict.starts_with(expected)
-            || (l.side == "GPU" && l.verdict.starts_with("skipped: no GPU here"));
-        assert!(
-            ok,
-            "`judge {shown}`: {} {} says `{}`, expected `{expected}`",
-            l.exercise, l.side, l.verdict
-        );
+type Outcome = Result<Completion, Failed>;
+
+/// A CPU part: `expected`, or skipped because the part compiles a kernel and NVRTC is missing.
+fn cpu_part(verdict: &str, expected: &str) -> Outcome {
+    if verdict.starts_with(expected) {
+        return Ok(Completion::Completed);
     }
-    assert_eq!(status, Some(0), "`judge {shown}` exit status");
+    if verdict == "skipped: NVRTC not found" {
+        let why = Missing::Nvrtc.skip("this part compiles its kernel file with NVRTC")?;
+        return Ok(Completion::ignored_with(why));
+    }
+    Err(format!("says `{verdict}`, expected `{expected}`").into())
 }
 
-#[test]
-fn solutions_pass() {
-    check(&["--solutions"], "passed");
+/// A GPU part's kernel compiles: it ran (whatever its verdict), or the judge compiled it
+/// without a GPU to run it on.
+fn gpu_part_compiles(verdict: &str, expected: &str) -> Outcome {
+    if verdict.starts_with(expected) || verdict.ends_with("compiles with NVRTC") {
+        return Ok(Completion::Completed);
+    }
+    if verdict.ends_with("and no NVRTC to compile the kernel") {
+        let why = Missing::Nvrtc.skip("the kernel of this part is compiled by NVRTC")?;
+        return Ok(Completion::ignored_with(why));
+    }
+    Err(format!("says `{verdict}`, expected `{expected}`").into())
 }
 
-#[test]
-fn starters_are_not_yet() {
-    check(&[], "not yet");
+/// A GPU part on the GPU: `expected`, or skipped for want of a GPU.
+fn gpu_part_runs(verdict: &str, expected: &str) -> Outcome {
+    if verdict.starts_with(expected) {
+        return Ok(Completion::Completed);
+    }
+    // `skipped: no GPU here (WHY); ...` or `skipped: no GPU here (WHY), and ...`
+    if let Some(rest) = verdict.strip_prefix("skipped: no GPU here (") {
+        let why = rest.rfind(')').map_or(rest, |end| &rest[..end]);
+        return Ok(Completion::ignored_with(Missing::Gpu.skip(why)?));
+    }
+    Err(format!("says `{verdict}`, expected `{expected}`").into())
 }
 
-#[test]
-fn one_exercise_and_bad_arguments() {
+/// The tests of one judge run: its exit status, then each part of each exercise.
+fn trials_of(
+    which: &'static str,
+    args: &'static [&'static str],
+    expected: &'static str,
+) -> Vec<Trial> {
+    let Some((lines, status)) = judge(args) else {
+        return Vec::new();
+    };
+    let shown = format!("judge {}", args.join(" "));
+    let mut trials = vec![Trial::test(format!("judge::{which}::exit-status"), {
+        let (empty, shown) = (lines.is_empty(), shown.clone());
+        move || match (empty, status) {
+            (true, _) => Err(format!("`{shown}` printed no verdicts").into()),
+            (false, Some(0)) => Ok(()),
+            (false, status) => Err(format!("`{shown}` exited with {status:?}, not 0").into()),
+        }
+    })];
+    for line in lines {
+        let name = format!("judge::{which}::{}::{}", line.exercise, line.side);
+        let shown = format!("`{shown}`: {} {}", line.exercise, line.side);
+        let with_context = move |outcome: Outcome| {
+            outcome
+                .map_err(|e| Failed::from(format!("{shown} {}", e.message().unwrap_or_default())))
+        };
+        let verdict = line.verdict;
+        if line.side == "CPU" {
+            trials.push(Trial::ignorable_test(name, move || {
+                with_context(cpu_part(&verdict, expected))
+            }));
+        } else {
+            let (context, v) = (with_context.clone(), verdict.clone());
+            trials.push(Trial::ignorable_test(
+                format!("{name}::compiles"),
+                move || context(gpu_part_compiles(&v, expected)),
+            ));
+            trials.push(Trial::ignorable_test(format!("{name}::runs"), move || {
+                with_context(gpu_part_runs(&verdict, expected))
+            }));
+        }
+    }
+    trials
+}
+
+/// One exercise on its own, with a seed, and three bad command lines that must exit 2.
+fn one_exercise_and_bad_arguments() -> Result<(), Failed> {
     let Some((lines, _)) = judge(&["--solutions"]) else {
-        return;
+        return Ok(());
     };
     let first: Vec<&str> = lines[0].exercise.split(' ').collect();
     let (one, status) = judge(&[first[0], first[1], "--solutions", "--seed", "7"]).unwrap();
-    assert_eq!(status, Some(0));
-    assert!(one.iter().all(|l| l.exercise == lines[0].exercise));
+    if status != Some(0) || !one.iter().all(|l| l.exercise == lines[0].exercise) {
+        return Err(format!(
+            "`judge {} --solutions --seed 7` judged more, or failed",
+            first.join(" ")
+        )
+        .into());
+    }
     for bad in [&["ch99"][..], &[first[0], "no_such"], &["--no-such-option"]] {
-        let status = Command::new(env!("CARGO_BIN_EXE_judge"))
+        let out = Command::new(env!("CARGO_BIN_EXE_judge"))
             .args(bad)
-            .status()
-            .unwrap();
-        assert_eq!(
-            status.code(),
-            Some(2),
-            "`judge {}` must exit 2",
-            bad.join(" ")
+            .output()
+            .map_err(|e| e.to_string())?;
+        let said = String::from_utf8_lossy(&out.stderr);
+        if out.status.code() != Some(2) || said.lines().count() != 1 {
+            let code = out.status.code();
+            let shown = bad.join(" ");
+            return Err(format!(
+                "`judge {shown}` must exit 2 with one sentence, not {code:?}: {said}"
+            )
+            .into());
+        }
+    }
+    Ok(())
+}
+
+fn main() {
+    let args = Arguments::from_args();
+    let mut trials = trials_of("solutions", &["--solutions"], "passed");
+    trials.extend(trials_of("starters", &[], "not yet"));
+    trials.push(Trial::test(
+        "judge::one-exercise-and-bad-arguments",
+        one_exercise_and_bad_arguments,
+    ));
+    let conclusion = libtest_mimic::run(&args, trials);
+    if conclusion.num_ignored > 0 {
+        println!(
+            "{} judge tests were skipped, not passed (listed above as ignored, each with its reason).",
+            conclusion.num_ignored
         );
     }
+    conclusion.exit();
 }

@@ -18,6 +18,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use checker::{Case, compare, find_cases};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
+use protocol::Missing;
 
 fn bin_dir() -> PathBuf {
     // This test runs from target/<profile>/deps; cargo builds the programs one folder up.
@@ -50,8 +51,8 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
                 .into());
             }
             // The program's one sentence says why (`Error: this program needs an NVIDIA GPU, ...`).
-            let why = run.printed.trim();
-            return Ok(Completion::ignored_with(why.trim_start_matches("Error: ")));
+            let why = run.printed.trim().trim_start_matches("Error: ");
+            return Ok(Completion::ignored_with(Missing::Gpu.skip(why)?));
         }
         if std::env::var_os("BLESS").is_some() && !case.gpu {
             case.bless(&run.printed)?;
@@ -216,9 +217,8 @@ fn png_trial(png: PathBuf, root: &Path) -> Trial {
                 let why = "is no GPU program: it must print its picture, `drawn by ...`";
                 return Err(format!("{}: `{bin}` {why}", png.display()).into());
             }
-            return Ok(Completion::ignored_with(format!(
-                "drawn by the GPU program `{command}`: the GPU check records it"
-            )));
+            let why = format!("drawn by the GPU program `{command}`, which the GPU check runs");
+            return Ok(Completion::ignored_with(Missing::GpuCheck.skip(&why)?));
         }
         let command = quoted("drawn by `").ok_or_else(|| {
             format!(
@@ -278,7 +278,7 @@ fn main() {
     );
     if conclusion.num_ignored > 0 {
         println!(
-            "{} output tests were skipped, not passed: they need an NVIDIA GPU (listed above as ignored).",
+            "{} output tests were skipped, not passed (listed above as ignored, each with its reason).",
             conclusion.num_ignored
         );
     }

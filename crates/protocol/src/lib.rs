@@ -142,3 +142,43 @@ impl Metric {
         amount / (self.median_ms * 1e-3)
     }
 }
+
+/// What a test was skipped for want of. A skipped test's reason starts with its [`label`]
+/// (`ignored (no NVRTC: ...)`), so that `scripts/skip-summary` can total the skips of a whole
+/// `cargo test` by reason.
+///
+/// [`label`]: Missing::label
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Missing {
+    /// An NVIDIA GPU with its driver.
+    Gpu,
+    /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
+    Nvrtc,
+    /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
+    PinnedRustc,
+    /// The GPU check: what a GPU program drew is recorded there (`gpu-check`), never by
+    /// `cargo test`, so it is skipped on every machine.
+    GpuCheck,
+}
+
+impl Missing {
+    /// The words a skip reason starts with.
+    pub fn label(self) -> &'static str {
+        match self {
+            Missing::Gpu => "no GPU",
+            Missing::Nvrtc => "no NVRTC",
+            Missing::PinnedRustc => "not the pinned rustc",
+            Missing::GpuCheck => "GPU check only",
+        }
+    }
+
+    /// The reason a skipped test prints: `no NVRTC: <detail>`. Under `CI=true` a missing NVRTC
+    /// is an error instead, since CI installs it to check every kernel.
+    pub fn skip(self, detail: &str) -> Result<String, String> {
+        let reason = format!("{}: {detail}", self.label());
+        if self == Missing::Nvrtc && std::env::var("CI").is_ok_and(|v| v == "true") {
+            return Err(format!("CI=true requires NVRTC, but {reason}"));
+        }
+        Ok(reason)
+    }
+}
