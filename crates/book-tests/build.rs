@@ -56,13 +56,13 @@ fn main() {
     // `compile_test_cached` (tests/skeptic.rs), which skips a block unchanged since it passed.
     let generated = PathBuf::from(std::env::var("OUT_DIR").unwrap()).join("skeptic-tests.rs");
     let tests = std::fs::read_to_string(&generated).expect("skeptic wrote its tests");
-    // Each distinct `rust` block runs once (`run_test_once`, tests/skeptic.rs).
     // Every block is compiled: a block marked `ignore` would be shown but never checked.
     if tests.contains("#[ignore]") {
         panic!(
             "a `rust,ignore` block in the book is never compiled: make it `rust,no_run` (with hidden lines `# ...` where it needs them) or `text`"
         );
     }
+    // Each distinct text of a `rust` block runs once (`run_test_once`, tests/skeptic.rs).
     let tests = tests
         .replace("skeptic::rt::compile_test(", "compile_test_cached(")
         .replace("skeptic::rt::run_test(", "run_test_once(");

@@ -71,9 +71,9 @@ fn compile_test_cached(root_dir: &str, out_dir: &str, target_triple: &str, test_
 
 /// skeptic's `run_test`, once per distinct text. A page that shows several parts of one program
 /// includes it with `rustdoc_include`, so each of its blocks is the whole program with the rest
-/// hidden: 77 blocks are 30 programs. skeptic compiles each text once (its binary cache); this
-/// runs it once too. The first test of a text runs it; the others wait for that run and take
-/// its verdict.
+/// hidden, and most run blocks repeat another's text. skeptic compiles each text once (its
+/// binary cache); this runs it once too. The first test of a text runs it; the others wait for
+/// that run and take its verdict.
 fn run_test_once(root_dir: &str, out_dir: &str, target_triple: &str, test_text: &str) {
     type Verdict = Arc<OnceLock<Result<(), String>>>;
     static RUNS: LazyLock<Mutex<HashMap<String, Verdict>>> = LazyLock::new(Default::default);

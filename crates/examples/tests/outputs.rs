@@ -29,6 +29,14 @@ fn bin_dir() -> PathBuf {
         .to_path_buf()
 }
 
+/// How many GPUs the driver sees (0 without a driver); no context is made.
+fn gpu_count() -> i32 {
+    if !unsafe { cudarc::driver::sys::is_culib_present() } {
+        return 0;
+    }
+    cudarc::driver::CudaContext::device_count().unwrap_or(0)
+}
+
 /// Numbers the output comparisons masked, over all cases.
 static MASKED: AtomicUsize = AtomicUsize::new(0);
 
@@ -50,9 +58,14 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
                 )
                 .into());
             }
-            // The program's one sentence says why (`Error: this program needs an NVIDIA GPU, ...`).
-            let why = run.printed.trim().trim_start_matches("Error: ");
-            return Ok(Completion::ignored_with(Missing::Gpu.skip(why)?));
+            // The program's last line says why (`Error: this program needs an NVIDIA GPU, ...`).
+            let why = run.printed.trim().lines().last().unwrap_or_default();
+            let missing = match gpu_count() {
+                0 => Missing::Gpu,
+                _ => Missing::MoreGpus,
+            };
+            let why = missing.skip(why.trim_start_matches("Error: "))?;
+            return Ok(Completion::ignored_with(why));
         }
         if std::env::var_os("BLESS").is_some() && !case.gpu {
             case.bless(&run.printed)?;

@@ -152,6 +152,8 @@ impl Metric {
 pub enum Missing {
     /// An NVIDIA GPU with its driver.
     Gpu,
+    /// More GPUs than this machine has (a program that spreads its work over two).
+    MoreGpus,
     /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
     Nvrtc,
     /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
@@ -166,6 +168,7 @@ impl Missing {
     pub fn label(self) -> &'static str {
         match self {
             Missing::Gpu => "no GPU",
+            Missing::MoreGpus => "too few GPUs",
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
