@@ -309,3 +309,38 @@ fn schedule_is_computed_from_the_timings() {
          Run `BLESS=1 cargo test -p book-tests --test schedule` to rewrite them."
     );
 }
+
+/// `4 min 38 s` or `46 s` from a `time` line such as `real\t4m38.011s`, rounded to the second.
+fn spoken_time(log: &str) -> Option<String> {
+    let value = log.lines().rev().find_map(|l| l.strip_prefix("real\t"))?;
+    let (minutes, seconds) = value.strip_suffix('s')?.split_once('m')?;
+    let total = minutes.parse::<f64>().ok()? * 60.0 + seconds.parse::<f64>().ok()?;
+    let total = total.round() as u64;
+    Some(match total / 60 {
+        0 => format!("{total} s"),
+        m => format!("{m} min {} s", total % 60),
+    })
+}
+
+/// The setup page and the README quote the first and the second `cargo test` of a fresh clone
+/// that `.ci/run` recorded in `results/newcomer/`.
+#[test]
+fn setup_times_are_the_recorded_ones() {
+    let read = |path: &str| {
+        std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+    };
+    let first = spoken_time(&read("results/newcomer/stage1.log")).expect("a `real` time");
+    let again = spoken_time(&read("results/newcomer/stage1-again.log")).expect("a `real` time");
+    for page in ["README.md", "src/workshop/setup.md"] {
+        let text = read(page).split_whitespace().collect::<Vec<_>>().join(" ");
+        for (quoted, what) in [
+            (format!("took {first}"), "first run"),
+            (format!("nothing changed {again}"), "second run"),
+        ] {
+            assert!(
+                text.contains(&quoted),
+                "{page} does not quote the recorded {what} of cargo test (`{quoted}`, results/newcomer/)"
+            );
+        }
+    }
+}
