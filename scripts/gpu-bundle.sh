@@ -2,7 +2,7 @@
 # Builds the GPU check bundle: release binaries of every GPU program (those with a `*.gpu.txt`
 # case), their expected outputs, and the `gpu-check` runner, packed as gpu-bundle.tar.gz
 # (small enough for the 64 MiB the GPU machine accepts). On a machine with a GPU:
-#   tar xzf gpu-bundle.tar.gz && gpu-bundle/gpu-check [--sanitize] [--out DIR]
+#   tar xzf gpu-bundle.tar.gz && gpu-bundle/gpu-check [--sanitize | --mutations] [--out DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cases=$(find crates/examples -name '*.gpu.txt' | sort)
@@ -24,5 +24,23 @@ for c in $cases; do
     cp "$c" "gpu-bundle/cases/$rel"
 done
 [ -f crates/examples/sanitizer-expected.txt ] && cp crates/examples/sanitizer-expected.txt gpu-bundle/cases/
+# The kernel mutations (gpu-check --mutations): each patch applied to a copy of kernels/, and
+# the files it changed, with the patch, in gpu-bundle/mutants/NAME/.
+for patch in mutations/gpu/*.patch; do
+    [ -f "$patch" ] || continue
+    name=$(basename "$patch" .patch)
+    copy=$(mktemp -d)
+    cp -r kernels "$copy/"
+    if ! (cd "$copy" && GIT_CEILING_DIRECTORIES=$copy git apply "$OLDPWD/$patch"); then
+        echo "Error: $patch no longer applies to kernels/ (remake it)." >&2
+        exit 1
+    fi
+    mkdir -p "gpu-bundle/mutants/$name"
+    cp "$patch" "gpu-bundle/mutants/$name/mutant.patch"
+    for f in kernels/*.cu; do
+        cmp -s "$f" "$copy/$f" || cp "$copy/$f" "gpu-bundle/mutants/$name/"
+    done
+    rm -rf "$copy"
+done
 tar czf gpu-bundle.tar.gz gpu-bundle
-echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1), $(echo $bins | wc -w) GPU programs"
+echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1), $(echo $bins | wc -w) GPU programs, $(ls gpu-bundle/mutants 2>/dev/null | wc -l) kernel mutants"

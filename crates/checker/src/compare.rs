@@ -326,6 +326,26 @@ pub fn compare(expected: &str, actual: &str) -> Result<Compared, String> {
     Ok(total)
 }
 
+/// The lines where a run differs from the book, by the rules of [`compare`]: each one's line
+/// in the expected-output file (the command is line 1), the book's line and the run's (empty
+/// when the run printed fewer lines). Empty when every line the book shows matches.
+pub fn differences(expected: &str, actual: &str) -> Vec<(usize, String, String)> {
+    let act: Vec<&str> = actual.lines().collect();
+    let differs = |i: usize, e: &str| act.get(i).is_none_or(|a| compare_line(e, a).is_err());
+    expected
+        .lines()
+        .enumerate()
+        .filter(|&(i, e)| differs(i, e))
+        .map(|(i, e)| {
+            (
+                i + 2,
+                e.to_string(),
+                act.get(i).copied().unwrap_or_default().to_string(),
+            )
+        })
+        .collect()
+}
+
 /// For a run on fresh random inputs: every line of the book that ends with a verdict must end
 /// with the same verdict, and the run must print as many lines.
 pub fn compare_verdicts(expected: &str, actual: &str) -> Result<usize, String> {

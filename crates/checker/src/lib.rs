@@ -10,9 +10,10 @@
 
 pub mod cases;
 pub mod compare;
+pub mod mutants;
 
 pub use cases::{Case, find_cases};
-pub use compare::{Compared, compare, compare_verdicts, mask_line};
+pub use compare::{Compared, compare, compare_verdicts, differences, mask_line};
 
 pub use protocol::EXIT_NO_GPU;
 

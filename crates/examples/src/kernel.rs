@@ -1,7 +1,9 @@
 //! Compiling the CUDA C++ files in `kernels/` with NVRTC and loading them on the GPU.
 //!
 //! The kernel text is embedded in each program when it is built (see [`kernel_file!`]), so a
-//! program copied to another machine needs no source tree.
+//! program copied to another machine needs no source tree. With `COURSE_KERNELS=DIR` set, a
+//! file of that name in DIR is compiled instead: edit a kernel and run again without a rebuild
+//! (the GPU check runs its kernel mutations this way).
 
 use std::sync::Arc;
 
@@ -79,7 +81,7 @@ pub fn compile_with(
         name: Some(file.name.into()),
         ..Default::default()
     };
-    compile_ptx_with_opts(file.source, opts).map_err(|e| match e {
+    compile_ptx_with_opts(source_of(file)?, opts).map_err(|e| match e {
         CompileError::CompileError { log, .. } => format!(
             "kernels/{} did not compile for {arch}; NVRTC said:\n{}",
             file.name,
@@ -90,6 +92,22 @@ pub fn compile_with(
             file.name
         ),
     })
+}
+
+/// The text to compile: `$COURSE_KERNELS/<name>` where that file exists, else the embedded copy.
+fn source_of(file: &KernelFile) -> Result<String, String> {
+    source_in(file, std::env::var_os(protocol::KERNELS_VAR).as_deref())
+}
+
+fn source_in(file: &KernelFile, dir: Option<&std::ffi::OsStr>) -> Result<String, String> {
+    let Some(dir) = dir else {
+        return Ok(file.source.to_string());
+    };
+    let path = std::path::Path::new(dir).join(file.name);
+    match path.is_file() {
+        true => std::fs::read_to_string(&path).map_err(|e| format!("{}: {e}", path.display())),
+        false => Ok(file.source.to_string()),
+    }
 }
 
 /// The `sm_XY` architecture of a GPU.
@@ -149,4 +167,24 @@ pub fn require_block_size(kernel: &CudaFunction, name: &str, threads: usize) {
 /// The one way this module stops a program: `Error: ` and the message, exit status 1.
 fn fail(message: &str) -> ! {
     crate::exit::fail(crate::exit::EXIT_CUDA_FAILED, message)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_kernel_in_the_override_folder_replaces_the_embedded_one() {
+        let file = KernelFile {
+            name: "k.cu",
+            source: "embedded",
+        };
+        let dir = std::env::temp_dir().join(format!("course-kernels-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        assert_eq!(source_in(&file, None).unwrap(), "embedded");
+        assert_eq!(source_in(&file, Some(dir.as_os_str())).unwrap(), "embedded");
+        std::fs::write(dir.join("k.cu"), "edited").unwrap();
+        assert_eq!(source_in(&file, Some(dir.as_os_str())).unwrap(), "edited");
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

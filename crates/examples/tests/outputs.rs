@@ -262,6 +262,31 @@ fn png_trial(png: PathBuf, root: &Path) -> Trial {
     })
 }
 
+/// A kernel mutation of `mutations/gpu/` (run on the GPU by `gpu-check --mutations`) names a GPU
+/// case of this crate and a line of its recorded output that the mutant must fail: both must
+/// exist, so that a case recorded again cannot leave the mutant aiming at nothing.
+fn gpu_mutant_trial(patch: PathBuf, root: &Path) -> Trial {
+    let name = patch
+        .file_stem()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    let root = root.to_path_buf();
+    Trial::test(format!("gpu-mutant::{name}"), move || {
+        let text = std::fs::read_to_string(&patch).map_err(|e| e.to_string())?;
+        let m = checker::mutants::parse(&name, &text, Path::new(""))?;
+        let case = find_cases(&root)
+            .iter()
+            .filter_map(|p| Case::read(p, &root).ok())
+            .find(|c| c.name == m.case && c.gpu)
+            .ok_or_else(|| format!("{name}: no GPU case `{}`", m.case))?;
+        if !case.expected.lines().any(|l| l.contains(&m.expect)) {
+            return Err(format!("{name}: no line of {} holds `{}`", m.case, m.expect).into());
+        }
+        Ok(())
+    })
+}
+
 fn main() {
     let mut args = Arguments::from_args();
     // Many programs time themselves: running them side by side would time the contention.
@@ -282,6 +307,8 @@ fn main() {
     }
     let figures = protocol::files_under(&root.join("../../src"), "svg");
     trials.extend(figures.into_iter().map(figure_trial));
+    let mutants = protocol::files_under(&root.join("../../mutations/gpu"), "patch");
+    trials.extend(mutants.into_iter().map(|p| gpu_mutant_trial(p, root)));
     let pictures = protocol::files_under(&root.join("../../src"), "png");
     trials.extend(pictures.into_iter().map(|png| png_trial(png, root)));
     let conclusion = libtest_mimic::run(&args, trials);

@@ -28,6 +28,10 @@ pub const SANITIZE_VAR: &str = "COURSE_SANITIZE";
 /// such as chapter 7's image, writes it there, so the run brings it back beside the outputs.
 pub const FIGURES_VAR: &str = "COURSE_FIGURES";
 
+/// Set (to a directory) by the GPU check's `--mutations` runs, or by a learner: a kernel file
+/// found there is compiled instead of the copy embedded in the program (`course::kernel`).
+pub const KERNELS_VAR: &str = "COURSE_KERNELS";
+
 /// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`.
 pub const COMMAND_PREFIX: &str = "$ cargo run --release --bin ";
 

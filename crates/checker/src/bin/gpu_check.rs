@@ -5,8 +5,12 @@
 //!
 //! ```text
 //! gpu-bundle/gpu-check [--sanitize] [--out DIR]
+//! gpu-bundle/gpu-check --mutations [--out DIR]
 //! gpu-bundle/gpu-check --results-from DIR
 //! ```
+//!
+//! `--mutations` runs each kernel mutation of the bundle (`checker::mutants`) instead, and
+//! writes `mutations.txt`: every mutant must be caught.
 //!
 //! Without options it checks outputs and timings; `--sanitize` runs every GPU program under
 //! compute-sanitizer's memcheck, racecheck, synccheck and initcheck instead (several at once:
@@ -44,6 +48,7 @@ struct Tally {
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let sanitize = args.iter().any(|a| a == "--sanitize");
+    let mutations = args.iter().any(|a| a == "--mutations");
     // `--results-from DIR`: write DIR/results.md again from that run's metrics, run nothing.
     if let Some(dir) = args
         .iter()
@@ -59,12 +64,11 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("gpu-check-out"));
-    if let Some(bad) = args
-        .iter()
-        .find(|a| a.starts_with("--") && *a != "--sanitize" && *a != "--out")
-    {
+    if let Some(bad) = args.iter().find(|a| {
+        a.starts_with("--") && !["--sanitize", "--mutations", "--out"].contains(&a.as_str())
+    }) {
         eprintln!(
-            "Error: unknown option `{bad}`; use --sanitize, --out DIR or --results-from DIR."
+            "Error: unknown option `{bad}`; use --sanitize, --mutations, --out DIR or --results-from DIR."
         );
         std::process::exit(2);
     }
@@ -95,7 +99,9 @@ fn main() {
         std::process::exit(1)
     });
 
-    let tally = if sanitize {
+    let tally = if mutations {
+        run_mutants(&cases, &bin_dir, &here.join("mutants"), &out)
+    } else if sanitize {
         let expected = read_expected_findings(&case_dir.join(checker::cases::SANITIZER_EXPECTED))
             .unwrap_or_else(|e| {
                 eprintln!("Error: {e}.");
@@ -190,6 +196,125 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
                 tally.failed.push(case.name.clone());
             }
         }
+    }
+    tally
+}
+
+/// Runs `command` with `env`, killed after `GPU_CHECK_TIMEOUT` seconds; its exit status
+/// (`None` when it was killed) and what it printed, standard output then standard error.
+fn run_timed(command: &[String], env: &[(&str, String)]) -> (Option<i32>, String) {
+    let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
+    let mut cmd = Command::new("timeout");
+    cmd.arg(&timeout).args(command);
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    match cmd.output() {
+        Ok(o) => {
+            let code = o.status.code().filter(|&c| c != 124 && c != 137);
+            let text = format!(
+                "{}{}",
+                String::from_utf8_lossy(&o.stdout),
+                String::from_utf8_lossy(&o.stderr)
+            );
+            (code, text)
+        }
+        Err(e) => (Some(-1), format!("cannot start {}: {e}", command[0])),
+    }
+}
+
+/// Every kernel mutation of the bundle, on the case it names: see `checker::mutants`.
+fn run_mutants(cases: &[Case], bin_dir: &Path, mutants_dir: &Path, out: &Path) -> Tally {
+    let mut tally = Tally {
+        passed: 0,
+        failed: Vec::new(),
+        skipped: Vec::new(),
+    };
+    let mut dirs: Vec<PathBuf> = std::fs::read_dir(mutants_dir)
+        .map(|d| {
+            d.flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_dir())
+                .collect()
+        })
+        .unwrap_or_default();
+    dirs.sort();
+    if dirs.is_empty() {
+        println!("FAILED: no mutants under {}", mutants_dir.display());
+        tally.failed.push("mutants".into());
+    }
+    let mut report = Vec::new();
+    for dir in dirs {
+        let verdict = (|| {
+            let m = checker::mutants::read_mutant(&dir)?;
+            let case = cases
+                .iter()
+                .find(|c| c.name == m.case)
+                .ok_or_else(|| format!("{}: no GPU case `{}` in the bundle", m.name, m.case))?;
+            let kernels = m.dir.to_string_lossy().into_owned();
+            let mut command = vec![bin_dir.join(&case.bin).to_string_lossy().into_owned()];
+            command.extend(case.args.iter().cloned());
+            let env = [(protocol::KERNELS_VAR, kernels.clone())];
+            let (code, printed) = run_timed(&command, &env);
+            let mut said = checker::mutants::caught(&case.expected, &printed, code, &m.expect)
+                .map_err(|why| format!("{} on {}: {why}", m.name, m.case))?;
+            if let Some(tool) = &m.sanitizer {
+                let mut under = vec![
+                    "compute-sanitizer".to_string(),
+                    "--tool".into(),
+                    tool.clone(),
+                ];
+                under.extend(["--error-exitcode".to_string(), "99".into()]);
+                under.extend(command);
+                let env = [
+                    (protocol::KERNELS_VAR, kernels),
+                    (protocol::SANITIZE_VAR, "1".into()),
+                ];
+                let (code, text) = run_timed(&under, &env);
+                let summary = text
+                    .lines()
+                    .rev()
+                    .find(|l| l.contains("SUMMARY"))
+                    .unwrap_or("");
+                if code != Some(99) || errors_counted(summary).is_none_or(|n| n == 0) {
+                    return Err(format!(
+                        "{} on {}: {tool} reported nothing ({summary})",
+                        m.name, m.case
+                    ));
+                }
+                said.push_str(&format!(
+                    "; {tool}: {}",
+                    summary.trim_start_matches("========= ")
+                ));
+            }
+            Ok(format!("{} on {}: {said}", m.name, m.case))
+        })();
+        let line = match verdict {
+            Ok(said) => {
+                tally.passed += 1;
+                format!("caught {said}")
+            }
+            Err(why) => {
+                tally.failed.push(
+                    dir.file_name()
+                        .unwrap_or_default()
+                        .to_string_lossy()
+                        .into_owned(),
+                );
+                format!("MISSED {why}")
+            }
+        };
+        println!("{line}");
+        report.push(line);
+    }
+    let summary = format!(
+        "{}\n{} caught, {} missed\n",
+        report.join("\n"),
+        tally.passed,
+        tally.failed.len()
+    );
+    if let Err(e) = std::fs::write(out.join("mutations.txt"), summary) {
+        eprintln!("Error: cannot write mutations.txt: {e}.");
     }
     tally
 }
