@@ -25,12 +25,14 @@
 
 #define TWO_PI_F 6.28318530717958648f
 // Visibilities per shared-memory tile of image_mirrors: one per thread, so it needs blocks of
-// exactly TILE threads (declared with __launch_bounds__, checked by the host).
+// exactly TILE threads (declared with __launch_bounds__, checked by the host at run time).
 #define TILE 256
 // image_tables: threads per block, columns of groups per block, and visibilities per table.
 #define THREADS 256
 #define COLUMNS 32
 #define CHUNK 32
+// The shape the host must launch with, read back by course::mirrors::check_shape.
+__constant__ int mirrors_shape[3] = {TILE, THREADS, COLUMNS};
 
 // ANCHOR: accumulate
 // One visibility's contribution to one group, with q = (V·e^{+2πi·v·m}, V·e^{−2πi·v·m}) as

@@ -109,13 +109,16 @@ fn main() {
     );
 
     // ANCHOR: reference
-    // 256 random pixels and the four corners, where the groups of the longest offsets lie.
+    // 256 random pixels, the four corners, where the groups of the longest offsets lie, and
+    // the centre, where the brightest source puts the image's peak (the checks divide by it).
     let mut sample: Vec<usize> = (0..256).map(|_| rng.below(n_px as u64) as usize).collect();
-    sample.extend([0, width - 1, n_px - width, n_px - 1]);
+    let centre = height / 2 * width + width / 2;
+    sample.extend([0, width - 1, n_px - width, n_px - 1, centre]);
     let reference = rect.image_f64(&obs, &sample);
     let peak = reference.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
     println!(
-        "float64 reference on the CPU: {} pixels (256 at random and the four corners), peak {peak:.3}",
+        "float64 reference on the CPU: {} pixels (256 at random, the four corners and the \
+         centre), peak {peak:.3}",
         sample.len()
     );
     // ANCHOR_END: reference
@@ -197,6 +200,11 @@ fn main() {
     println!(
         "  pixels left NaN from the poisoned buffers: {unwritten}; every pixel written: {}",
         verdict(unwritten == 0)
+    );
+    let brightest = img.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
+    println!(
+        "  no pixel of the image is brighter than the peak (within the bound): {}",
+        verdict(brightest <= peak * (1.0 + BOUND))
     );
     // ANCHOR_END: checks
 }

@@ -170,6 +170,7 @@ fn main() {
     let float_module: Arc<CudaModule> = load(&ctx, &float_file, false);
     let mirror_file = kernel_file!("ch07-imaging-mirrors.cu");
     let (mirror_module, mirror_ptx) = load_with_ptx(&ctx, &mirror_file, false);
+    mirrors::check_shape(&mirror_module, &ctx.default_stream());
     let kernel = |name: &str, double: bool, mirrored: bool| {
         let module = match (mirrored, double) {
             (true, _) => &mirror_module,

@@ -21,6 +21,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch07-imaging-mirrors.cu"), false);
+    mirrors::check_shape(&module, &stream);
     println!("image of {side} x {side} pixels, {n_vis} visibilities, noise seed {seed}");
     let obs = observe(n_vis, Some(&mut Rng::new(seed)));
     let d = upload(&stream, &obs, side, |x| x as f32);

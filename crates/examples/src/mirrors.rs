@@ -4,10 +4,58 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{
+    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
+};
 
 use crate::gpu::OrExit;
 use crate::sky::{OnGpu, direction_of, n_minus_one};
+
+/// The kernel file's TILE (image_mirrors: threads per block and visibilities per tile), THREADS
+/// (image_tables_G: threads per block) and COLUMNS (image_tables_G: columns of groups per block,
+/// so a block owns COLUMNS columns by THREADS / (COLUMNS / G) = 8·G rows).
+const TILE: u32 = 256;
+const THREADS: u32 = 256;
+const COLUMNS: u32 = 32;
+const KERNELS: [&str; 5] = [
+    "image_mirrors",
+    "image_tables_1",
+    "image_tables_2",
+    "image_tables_4",
+    "image_tables_8",
+];
+
+/// Stops with one sentence unless the loaded kernel file has the shape [`Shape`] launches:
+/// its `mirrors_shape` constant holds TILE, THREADS and COLUMNS, and each kernel was built for
+/// blocks of that many threads.
+pub fn check_shape(module: &Arc<CudaModule>, stream: &Arc<CudaStream>) {
+    let global = module
+        .get_global("mirrors_shape", stream)
+        .or_exit("find mirrors_shape in kernels/ch07-imaging-mirrors.cu");
+    let bytes = stream.clone_dtoh(&global).or_exit("read mirrors_shape");
+    let shape: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    if shape != [TILE, THREADS, COLUMNS] {
+        crate::exit::fail(
+            crate::exit::EXIT_CUDA_FAILED,
+            &format!(
+                "kernels/ch07-imaging-mirrors.cu has TILE, THREADS, COLUMNS = {shape:?}, but the host launches {:?}.",
+                [TILE, THREADS, COLUMNS]
+            ),
+        );
+    }
+    for name in KERNELS {
+        let threads = if name == "image_mirrors" {
+            TILE
+        } else {
+            THREADS
+        };
+        let kernel = crate::kernel::function(module, name);
+        crate::kernel::require_block_size(&kernel, name, threads as usize);
+    }
+}
 
 /// Groups per row (and per column) of a `side` × `side` image: offsets 0 to `side / 2`.
 pub fn offsets(side: usize) -> usize {
@@ -98,7 +146,7 @@ impl Shape {
             Shape::Mirrors => None,
             Shape::Tables { groups, .. } => {
                 let (x, y, _) = self.config(side).grid_dim;
-                Some((x * y) as usize * (32 + 8 * groups))
+                Some((x * y) as usize * (COLUMNS as usize + 8 * groups))
             }
         }
     }
@@ -110,21 +158,21 @@ impl Shape {
         }
     }
 
-    /// Grid and block of the launch for a `side` × `side` image (the file's THREADS = 256,
-    /// COLUMNS = 32: a block owns 32 columns by 8·G rows of groups).
+    /// Grid and block of the launch for a `side` × `side` image (a block of image_tables_G owns
+    /// COLUMNS columns by 8·G rows of groups).
     fn config(&self, side: usize) -> LaunchConfig {
         let n = offsets(side) as u32;
-        let grid_dim = match self {
-            Shape::Mirrors => ((n * n).div_ceil(256), 1, 1),
-            Shape::Tables { groups, parts } => (
-                n.div_ceil(32),
-                n.div_ceil(8 * *groups as u32),
-                *parts as u32,
-            ),
+        let (grid_dim, threads) = match self {
+            Shape::Mirrors => (((n * n).div_ceil(TILE), 1, 1), TILE),
+            Shape::Tables { groups, parts } => {
+                let rows = THREADS / (COLUMNS / *groups as u32);
+                let grid = (n.div_ceil(COLUMNS), n.div_ceil(rows), *parts as u32);
+                (grid, THREADS)
+            }
         };
         LaunchConfig {
             grid_dim,
-            block_dim: (256, 1, 1),
+            block_dim: (threads, 1, 1),
             shared_mem_bytes: 0,
         }
     }
