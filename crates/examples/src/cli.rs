@@ -172,21 +172,24 @@ impl Args {
     }
 }
 
-/// Read the command line with `read`, which describes and reads every argument; answer
-/// `--help` with the usage, and refuse unknown or surplus arguments, before returning.
-pub fn parse<T>(about: &str, read: impl FnOnce(&mut Args) -> T) -> T {
-    let mut words = std::env::args();
-    let program = words
+/// The program's name: the file name of its path on the command line (`amdahl`).
+pub fn program_name() -> String {
+    std::env::args()
         .next()
         .and_then(|p| {
             std::path::Path::new(&p)
                 .file_name()
                 .map(|f| f.to_string_lossy().into_owned())
         })
-        .unwrap_or_default();
-    let mut args = Args::from_words(words.collect());
+        .unwrap_or_default()
+}
+
+/// Read the command line with `read`, which describes and reads every argument; answer
+/// `--help` with the usage, and refuse unknown or surplus arguments, before returning.
+pub fn parse<T>(about: &str, read: impl FnOnce(&mut Args) -> T) -> T {
+    let mut args = Args::from_words(std::env::args().skip(1).collect());
     let value = read(&mut args);
-    args.finish(&program, about);
+    args.finish(&program_name(), about);
     value
 }
 

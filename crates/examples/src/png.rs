@@ -78,12 +78,10 @@ pub fn encode(values: &[f64], width: usize, height: usize, note: &str) -> Vec<u8
 /// Write a `width` × `height` image of `values` to the PNG file `path`. Its note says which
 /// command wrote it: `written by `NAME ARGS``.
 pub fn write_image(path: &Path, values: &[f64], width: usize, height: usize) -> io::Result<()> {
-    let mut words = std::env::args();
-    let program = words
-        .next()
-        .and_then(|p| Some(Path::new(&p).file_name()?.to_string_lossy().into_owned()))
-        .unwrap_or_default();
-    let command: Vec<String> = std::iter::once(program).chain(words).collect();
+    let program = crate::cli::program_name();
+    let command: Vec<String> = std::iter::once(program)
+        .chain(std::env::args().skip(1))
+        .collect();
     let note = format!("written by `{}`", command.join(" "));
     std::fs::write(path, encode(values, width, height, &note))
 }

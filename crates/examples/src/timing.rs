@@ -136,16 +136,8 @@ pub fn record(label: &str, timing: &Timing, work: Work) {
     let Ok(path) = std::env::var(protocol::METRICS_VAR) else {
         return;
     };
-    let program = std::env::args()
-        .next()
-        .and_then(|p| {
-            std::path::Path::new(&p)
-                .file_name()
-                .map(|f| f.to_string_lossy().into_owned())
-        })
-        .unwrap_or_default();
     let metric = protocol::Metric {
-        program,
+        program: crate::cli::program_name(),
         label: label.into(),
         median_ms: timing.median_ms,
         work,
