@@ -197,8 +197,7 @@ fn main() {
         ),
         (
             format!(
-                "point sources at {points:?} (column, row), {POINT_VIS} visibilities each: \
-                 largest distance from 1"
+                "point source in each quadrant ({POINT_VIS} visibilities): worst distance from 1"
             ),
             point_error,
         ),
