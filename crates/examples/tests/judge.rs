@@ -178,11 +178,6 @@ fn main() {
         one_exercise_and_bad_arguments,
     ));
     let conclusion = libtest_mimic::run(&args, trials);
-    if conclusion.num_ignored > 0 {
-        println!(
-            "{} judge tests were skipped, not passed (listed above as ignored, each with its reason).",
-            conclusion.num_ignored
-        );
-    }
+    protocol::report_skipped(conclusion.num_ignored, "judge tests");
     conclusion.exit();
 }

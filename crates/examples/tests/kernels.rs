@@ -226,11 +226,6 @@ fn main() {
         }
     }
     let conclusion = libtest_mimic::run(&args, trials);
-    if conclusion.num_ignored > 0 {
-        println!(
-            "{} kernel checks were skipped, not passed: NVRTC was not found.",
-            conclusion.num_ignored
-        );
-    }
+    protocol::report_skipped(conclusion.num_ignored, "kernel checks");
     conclusion.exit();
 }

@@ -316,11 +316,6 @@ fn main() {
         "The output comparisons masked {} numbers (times, rates, and lines marked `(varies)` or `(this machine)`); every other number was compared.",
         MASKED.load(Ordering::Relaxed)
     );
-    if conclusion.num_ignored > 0 {
-        println!(
-            "{} output tests were skipped, not passed (listed above as ignored, each with its reason).",
-            conclusion.num_ignored
-        );
-    }
+    protocol::report_skipped(conclusion.num_ignored, "output tests");
     conclusion.exit();
 }

@@ -189,3 +189,13 @@ impl Missing {
         Ok(reason)
     }
 }
+
+/// The last line of a test binary that skipped `count` of its tests (`what`: "output tests"),
+/// so that a skip is never read as a pass; nothing when it skipped none.
+pub fn report_skipped(count: u64, what: &str) {
+    if count > 0 {
+        println!(
+            "{count} {what} were skipped, not passed (listed above as ignored, each with its reason)."
+        );
+    }
+}

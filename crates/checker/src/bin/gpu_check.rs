@@ -200,9 +200,10 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
     tally
 }
 
-/// Runs `command` with `env`, killed after `GPU_CHECK_TIMEOUT` seconds; its exit status
-/// (`None` when it was killed) and what it printed, standard output then standard error.
-fn run_timed(command: &[String], env: &[(&str, String)]) -> (Option<i32>, String) {
+/// Runs `command` with `env`, killed after `GPU_CHECK_TIMEOUT` seconds: its exit status (124
+/// when the time-out killed it, -1 when it could not start) and what it printed, standard
+/// output then standard error.
+fn run_timed(command: &[String], env: &[(&str, String)]) -> (i32, String) {
     let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
     let mut cmd = Command::new("timeout");
     cmd.arg(&timeout).args(command);
@@ -211,16 +212,45 @@ fn run_timed(command: &[String], env: &[(&str, String)]) -> (Option<i32>, String
     }
     match cmd.output() {
         Ok(o) => {
-            let code = o.status.code().filter(|&c| c != 124 && c != 137);
             let text = format!(
                 "{}{}",
                 String::from_utf8_lossy(&o.stdout),
                 String::from_utf8_lossy(&o.stderr)
             );
-            (code, text)
+            (o.status.code().unwrap_or(-1), text)
         }
-        Err(e) => (Some(-1), format!("cannot start {}: {e}", command[0])),
+        Err(e) => (-1, format!("cannot start {}: {e}", command[0])),
     }
+}
+
+/// `command` under compute-sanitizer's `tool`, with `env` and the programs' sanitizer setting:
+/// its exit status (99 when the tool found errors), its text and its summary line.
+fn run_under_sanitizer(
+    tool: &str,
+    command: &[String],
+    env: &[(&str, String)],
+) -> (i32, String, String) {
+    let mut under: Vec<String> = [
+        "compute-sanitizer",
+        "--tool",
+        tool,
+        "--error-exitcode",
+        "99",
+    ]
+    .map(String::from)
+    .to_vec();
+    under.extend(command.iter().cloned());
+    // The programs then time each step once: see course::gpu::sanitizing.
+    let mut env = env.to_vec();
+    env.push((protocol::SANITIZE_VAR, "1".into()));
+    let (code, text) = run_timed(&under, &env);
+    let summary = text
+        .lines()
+        .filter(|l| l.contains("SUMMARY"))
+        .next_back()
+        .map(|l| l.trim_start_matches("========= ").trim().to_string())
+        .unwrap_or_else(|| "no summary".into());
+    (code, text, summary)
 }
 
 /// Every kernel mutation of the bundle, on the case it names: see `checker::mutants`.
@@ -251,41 +281,22 @@ fn run_mutants(cases: &[Case], bin_dir: &Path, mutants_dir: &Path, out: &Path) -
                 .iter()
                 .find(|c| c.name == m.case)
                 .ok_or_else(|| format!("{}: no GPU case `{}` in the bundle", m.name, m.case))?;
-            let kernels = m.dir.to_string_lossy().into_owned();
             let mut command = vec![bin_dir.join(&case.bin).to_string_lossy().into_owned()];
             command.extend(case.args.iter().cloned());
-            let env = [(protocol::KERNELS_VAR, kernels.clone())];
+            let env = [(protocol::KERNELS_VAR, m.dir.to_string_lossy().into_owned())];
             let (code, printed) = run_timed(&command, &env);
-            let mut said = checker::mutants::caught(&case.expected, &printed, code, &m.expect)
+            let finished = Some(code).filter(|c| ![124, 137, -1].contains(c));
+            let mut said = checker::mutants::caught(&case.expected, &printed, finished, &m.expect)
                 .map_err(|why| format!("{} on {}: {why}", m.name, m.case))?;
             if let Some(tool) = &m.sanitizer {
-                let mut under = vec![
-                    "compute-sanitizer".to_string(),
-                    "--tool".into(),
-                    tool.clone(),
-                ];
-                under.extend(["--error-exitcode".to_string(), "99".into()]);
-                under.extend(command);
-                let env = [
-                    (protocol::KERNELS_VAR, kernels),
-                    (protocol::SANITIZE_VAR, "1".into()),
-                ];
-                let (code, text) = run_timed(&under, &env);
-                let summary = text
-                    .lines()
-                    .rev()
-                    .find(|l| l.contains("SUMMARY"))
-                    .unwrap_or("");
-                if code != Some(99) || errors_counted(summary).is_none_or(|n| n == 0) {
+                let (code, _, summary) = run_under_sanitizer(tool, &command, &env);
+                if code != 99 || errors_counted(&summary).is_none_or(|n| n == 0) {
                     return Err(format!(
                         "{} on {}: {tool} reported nothing ({summary})",
                         m.name, m.case
                     ));
                 }
-                said.push_str(&format!(
-                    "; {tool}: {}",
-                    summary.trim_start_matches("========= ")
-                ));
+                said.push_str(&format!("; {tool}: {summary}"));
             }
             Ok(format!("{} on {}: {said}", m.name, m.case))
         })();
@@ -437,37 +448,9 @@ fn sanitize_one(
     expected: &[Finding],
 ) -> (Outcome, String) {
     let label = format!("{} under {tool}", case.name);
-    let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
-    let output = Command::new("timeout")
-        // The programs then time each step once: see course::gpu::sanitizing.
-        .env(protocol::SANITIZE_VAR, "1")
-        .arg(&timeout)
-        .arg("compute-sanitizer")
-        .args(["--tool", tool, "--error-exitcode", "99"])
-        .arg(bin_dir.join(&case.bin))
-        .args(&case.args)
-        .output();
-    let output = match output {
-        Ok(o) => o,
-        Err(e) => {
-            return (
-                Outcome::Failed(label.clone()),
-                format!("FAILED {label}: cannot start compute-sanitizer: {e}"),
-            );
-        }
-    };
-    let code = output.status.code().unwrap_or(-1);
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&output.stdout),
-        String::from_utf8_lossy(&output.stderr)
-    );
-    let summary = text
-        .lines()
-        .filter(|l| l.contains("SUMMARY"))
-        .last()
-        .map(|l| l.trim_start_matches("========= ").trim().to_string())
-        .unwrap_or_else(|| "no summary".into());
+    let mut command = vec![bin_dir.join(&case.bin).to_string_lossy().into_owned()];
+    command.extend(case.args.iter().cloned());
+    let (code, text, summary) = run_under_sanitizer(tool, &command, &[]);
     let wanted = expected
         .iter()
         .find(|f| f.program == case.bin && f.tool == tool);
@@ -498,7 +481,10 @@ fn sanitize_one(
         ),
         (124, _) => (
             Outcome::Failed(label.clone()),
-            format!("FAILED {label}: still running after {timeout} s"),
+            format!(
+                "FAILED {label}: still running after {} s",
+                setting("GPU_CHECK_TIMEOUT", TIMEOUT_S)
+            ),
         ),
         (code, _) => {
             let lines: Vec<&str> = text
