@@ -31,7 +31,7 @@
 #define THREADS 256
 #define COLUMNS 32
 #define CHUNK 32
-// The shape the host must launch with, read back by course::mirrors::check_shape.
+// The shape the host must launch with, read back by course::imaging::mirrors::check_shape.
 __constant__ int mirrors_shape[3] = {TILE, THREADS, COLUMNS};
 
 // ANCHOR: accumulate

@@ -11,12 +11,13 @@ pub struct Case {
     pub path: PathBuf,
     pub bin: String,
     pub args: Vec<String>,
+    /// Settings of the environment the command line names before `cargo`
+    /// (`$ COURSE_COMPUTE_CAPABILITY=99.0 cargo run ...`): every run of the case has them.
+    pub env: Vec<(String, String)>,
     /// Everything after the command line.
     pub expected: String,
     pub gpu: bool,
 }
-
-use protocol::COMMAND_PREFIX as PREFIX;
 
 impl Case {
     /// Read an expected-output file. An unknown command is an error, never a skip.
@@ -24,8 +25,8 @@ impl Case {
         let text = std::fs::read_to_string(path)
             .map_err(|e| format!("cannot read {}: {e}", path.display()))?;
         let (command, expected) = text.split_once('\n').unwrap_or((text.as_str(), ""));
-        let (bin, args) =
-            protocol::parse_command(command).map_err(|why| format!("{}: {why}", path.display()))?;
+        let protocol::CaseCommand { env, bin, args } = protocol::parse_case_command(command)
+            .map_err(|why| format!("{}: {why}", path.display()))?;
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         let gpu = file.ends_with(".gpu.txt");
         let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
@@ -38,6 +39,7 @@ impl Case {
             path: path.into(),
             bin,
             args,
+            env,
             expected: expected.to_string(),
             gpu,
         })
@@ -45,20 +47,21 @@ impl Case {
 
     /// The command line as the book shows it.
     pub fn command_line(&self) -> String {
-        let mut line = format!("{PREFIX}{}", self.bin);
-        if !self.args.is_empty() {
-            line.push_str(" -- ");
-            line.push_str(&self.args.join(" "));
+        protocol::CaseCommand {
+            env: self.env.clone(),
+            bin: self.bin.clone(),
+            args: self.args.clone(),
         }
-        line
+        .line()
     }
 
-    /// Run the program from `bin_dir` with extra environment, and render what it printed in
-    /// the layout of an expected-output file (without the command line).
+    /// Run the program from `bin_dir` with the case's environment and `env` besides, and render
+    /// what it printed in the layout of an expected-output file (without the command line).
     pub fn run(&self, bin_dir: &Path, env: &[(&str, &str)]) -> Result<Run, String> {
         let exe = bin_dir.join(&self.bin);
         let mut cmd = Command::new(&exe);
         cmd.args(&self.args);
+        cmd.envs(self.env.iter().map(|(k, v)| (k, v)));
         for (k, v) in env {
             cmd.env(k, v);
         }

@@ -9,13 +9,21 @@
 //!    `B × max(1, |book's value|)` (floating-point results whose order of addition varies);
 //!    the line's integers, its bound and its verdict are still compared exactly;
 //! 3. **masked**, and counted: a measurement (a number followed by a unit of time or rate,
-//!    `12.3 ms`, `512 GB/s`, or written `3.41x`; a share `87%` on a line that holds a time or
-//!    a rate), and every number on a line the program marks `(varies)` (changes from run to
+//!    `12.3 ms`, `512 GB/s`; a ratio `3.41x` or a share `87%` on a line that holds the times or
+//!    rates it divides, so a ratio without them, or a bound `more than 10x`, is compared
+//!    exactly), and every number on a line the program marks `(varies)` (changes from run to
 //!    run: a racy count) or `(this machine)` (a fact of the hardware or derived from one), and
 //!    the `CPU: ...` / `GPU: ...` line that names the machine (whose words may differ too).
 //!    A marked line may not state a verdict or a bound: a result is never masked.
 //!
 //! Runs of spaces count as one, since masked numbers change the widths of table columns.
+//!
+//! A GPU that the floors' table does not list (`course::floor`) prints its floor lines without
+//! their numbers, and such a line is accepted against the book's as **not known**, and counted
+//! apart from what passed (see [`not_known`]): a line that says `no floor known for this GPU`,
+//! in place of a line of the book that is marked or is about a floor, with the same text before
+//! the first `:`; and a marked line with `-` where the book has a masked number (a column of
+//! times over their floor).
 
 const RATE_UNITS: [&str; 7] = [
     "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "Gop/s", "Mop/s",
@@ -187,7 +195,10 @@ fn measurements(toks: &[Token]) -> Vec<bool> {
             Token::Number { suffix, .. } => {
                 let next_is_unit = suffix.is_empty()
                     && matches!(toks.get(i + 1), Some(Token::Word(w)) if is_time(w) || is_rate(w));
-                let ratio = bare(suffix) == "x" || bare(suffix) == "×";
+                // A ratio is masked only beside the measurements it divides; after `than`
+                // ("more than 10x") it is a bound, and bounds are exact.
+                let after_than = matches!(i.checked_sub(1).map(|j| &toks[j]), Some(Token::Word(w)) if w == "than");
+                let ratio = (bare(suffix) == "x" || bare(suffix) == "×") && has_measure && !after_than;
                 let share = bare(suffix) == "%" && has_measure;
                 is_time(suffix) || is_rate(suffix) || next_is_unit || ratio || share
             }
@@ -260,6 +271,44 @@ pub struct Compared {
     pub masked: usize,
     /// Numbers compared within a bound rather than exactly.
     pub within_bound: usize,
+    /// Lines accepted only because this GPU has no floor known: see [`not_known`].
+    pub not_known: usize,
+}
+
+pub use protocol::NO_FLOOR;
+
+/// `Some` (one line not known) when the run's line `a` differs from the book's `e` only because
+/// the run's GPU has no floor known: either `a` says [`NO_FLOOR`] after the same text, up to the
+/// first `:`, as `e` (compared as `e`'s numbers are: all masked on a marked line), where `e` is
+/// marked or that text names a floor; or both lines are marked and `a` has `-` wherever it
+/// differs, in place of a number of `e`'s.
+pub fn not_known(e: &str, a: &str) -> Option<Compared> {
+    let one = Compared {
+        not_known: 1,
+        ..Compared::default()
+    };
+    if a.contains(NO_FLOOR) {
+        let (e_label, _) = e.split_once(':')?;
+        let (a_label, _) = a.split_once(':')?;
+        let masked = |label: &str| match is_marked(e) {
+            true => mask_line(&format!("{label} {THIS_MACHINE}")),
+            false => mask_line(label),
+        };
+        let about_a_floor = is_marked(e) || e_label.contains("floor");
+        return (about_a_floor && masked(e_label) == masked(a_label)).then_some(one);
+    }
+    if !(is_marked(e) && is_marked(a)) {
+        return None;
+    }
+    let (ew, aw) = (shape(e).0, shape(a).0);
+    let e_toks = tokens(e);
+    let dashes = ew.len() == aw.len()
+        && ew
+            .iter()
+            .zip(&aw)
+            .zip(&e_toks)
+            .all(|((x, y), t)| x == y || (y == "-" && matches!(t, Token::Number { .. })));
+    (dashes && ew != aw).then_some(one)
 }
 
 fn compare_line(e: &str, a: &str) -> Result<Compared, String> {
@@ -269,14 +318,14 @@ fn compare_line(e: &str, a: &str) -> Result<Compared, String> {
         return match is_machine_line(a) && e[..4] == a[..4] {
             true => Ok(Compared {
                 masked,
-                within_bound: 0,
+                ..Compared::default()
             }),
             false => Err("should name the machine".into()),
         };
     }
     let (aw, av, _, _) = shape(a);
     if ew != aw {
-        return Err("differs".into());
+        return not_known(e, a).ok_or_else(|| "differs".into());
     }
     if let Kind::Bound(bound) = kind {
         for (x, y) in ev.iter().zip(&av) {
@@ -293,6 +342,7 @@ fn compare_line(e: &str, a: &str) -> Result<Compared, String> {
     Ok(Compared {
         masked,
         within_bound: ev.len(),
+        ..Compared::default()
     })
 }
 
@@ -315,6 +365,7 @@ pub fn compare(expected: &str, actual: &str) -> Result<Compared, String> {
         })?;
         total.masked += line.masked;
         total.within_bound += line.within_bound;
+        total.not_known += line.not_known;
     }
     let lines = expected.lines().count();
     if lines != act.len() {
@@ -360,6 +411,9 @@ pub fn compare_verdicts(expected: &str, actual: &str) -> Result<usize, String> {
     }
     let mut checked = 0;
     for (i, (e, a)) in exp.iter().zip(&act).enumerate() {
+        if has_verdict(e) && !has_verdict(a) && not_known(e, a).is_some() {
+            continue; // no floor known for this GPU: nothing to check
+        }
         if has_verdict(e) {
             checked += 1;
             let verdict = |l: &str| l.trim_end().rsplit(": ").next().map(str::to_string);
@@ -407,6 +461,35 @@ mod tests {
     }
 
     #[test]
+    fn ratios_are_masked_only_beside_their_measurements() {
+        let book = "fusing makes it 2.94x faster (573 µs against 195 µs)\n";
+        assert!(
+            compare(
+                book,
+                "fusing makes it 3.10x faster (601 µs against 194 µs)\n"
+            )
+            .is_ok()
+        );
+        assert!(compare("G 4 S 2 blocks 8x\n", "G 4 S 2 blocks 9x\n").is_err());
+        assert!(compare("speedup 2.94x\n", "speedup 3.10x\n").is_err());
+        let bound = "96.3x faster (1.2 ms against 12 µs), more than 10x: yes\n";
+        assert!(
+            compare(
+                bound,
+                "90.1x faster (1.1 ms against 12 µs), more than 10x: yes\n"
+            )
+            .is_ok()
+        );
+        assert!(
+            compare(
+                bound,
+                "90.1x faster (1.1 ms against 12 µs), more than 11x: yes\n"
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
     fn marked_lines_mask_every_number_and_are_counted() {
         assert_eq!(mask_line("run 1: 7342113 (varies)"), "run #: # ( varies)");
         let c = compare("run 1: 73 (varies)\n", "run 1: 12 (varies)\n").unwrap();
@@ -449,6 +532,41 @@ mod tests {
         assert!(compare("sum = 10\n", "sum = 11\n").is_err());
         assert!(compare("a\nb\n", "a\n").is_err());
         assert!(compare("took 1.0 ms\n", "took 2.5 ms\n").is_ok());
+    }
+
+    #[test]
+    fn a_gpu_without_a_floor_is_not_known_and_counted() {
+        let book = "N = 8\n\
+            special-function floor: 2 x 1.7e10 pairs / (132 SMs x 16/clock x 1980 MHz) = 8.22 ms (this machine)\n\
+            \x20 1        32   13.3 ms      1.62x (this machine)\n\
+            every time at or above 0.95 x its floor: yes\n";
+        let unknown = "N = 8\n\
+            special-function floor: no floor known for this GPU (compute capability 99.0)\n\
+            \x20 1        32   12.1 ms          - (this machine)\n\
+            every time at or above 0.95 x its floor: no floor known for this GPU\n";
+        let c = compare(book, unknown).unwrap();
+        assert_eq!(c.not_known, 3, "the floor, the row with `-`, the verdict");
+        assert_eq!(compare(book, book).unwrap().not_known, 0);
+        // Another label is another line.
+        let relabelled = unknown.replace("special-function floor: no", "FP32 floor: no");
+        assert!(compare(book, &relabelled).is_err());
+        // A verdict is compared as ever where the floor is known.
+        let failed = book.replace("its floor: yes", "its floor: NO");
+        assert!(compare(book, &failed).is_err());
+        // `-` stands only for a number of a marked line, and nothing else may differ.
+        let wrong_row = unknown.replace("  1        32", "  1        33");
+        assert!(
+            compare(book, &wrong_row).is_ok(),
+            "a marked line's numbers are masked"
+        );
+        let wrong_word = unknown.replace("ms          -", "s/px          -");
+        assert!(compare(book, &wrong_word).is_err());
+        // A result is never replaced: only a marked line or a line about a floor.
+        let result = "F = 1: relative error 6.6e-7, bound 1e-5: yes\n";
+        assert!(compare(result, "F = 1: no floor known for this GPU\n").is_err());
+        assert!(compare("N = 8\n", "N = 8: no floor known for this GPU\n").is_err());
+        // A fresh seed on such a GPU checks the other verdicts and passes over this one.
+        assert_eq!(compare_verdicts(book, unknown), Ok(0));
     }
 
     #[test]

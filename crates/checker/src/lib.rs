@@ -1,7 +1,8 @@
 //! The book's expected-output files and how a run is compared with them.
 //!
 //! An expected-output file is what the book shows under a program. Its first line is the
-//! command, `$ cargo run --release --bin NAME [-- ARGS]`; the rest is what the program printed
+//! command, `$ [NAME=VALUE ...] cargo run --release --bin NAME [-- ARGS]` (the settings of the
+//! environment every run of the case gets); the rest is what the program printed
 //! (standard output, then standard error), and a last line `[exit status: N]` when the program
 //! is meant to fail. Files named `*.gpu.txt` hold the output of a GPU program, recorded on the
 //! GPU machine; the others were recorded on a CPU.

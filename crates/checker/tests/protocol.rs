@@ -32,6 +32,38 @@ fn commands() {
 }
 
 #[test]
+fn commands_with_settings_of_the_environment() {
+    let line = "$ COURSE_COMPUTE_CAPABILITY=99.0 cargo run --release --bin dft_coarsening";
+    let read = parse_case_command(line).unwrap();
+    assert_eq!(
+        read.env,
+        vec![("COURSE_COMPUTE_CAPABILITY".into(), "99.0".into())]
+    );
+    assert_eq!((read.bin.as_str(), read.args.len()), ("dft_coarsening", 0));
+    assert_eq!(read.line(), line, "the line reads back as it was written");
+    // The older reader still finds the program, for the users that need only that.
+    assert_eq!(parse_command(line), Ok(("dft_coarsening".into(), vec![])));
+    let two = "$ A=1 B_2=x cargo run --release --bin multi_gpu -- 2";
+    let read = parse_case_command(two).unwrap();
+    assert_eq!(read.env.len(), 2);
+    assert_eq!(read.args, vec!["2".to_string()]);
+    assert_eq!(read.line(), two);
+    let plain = parse_case_command("$ cargo run --release --bin amdahl").unwrap();
+    assert!(plain.env.is_empty());
+    assert_eq!(plain.line(), "$ cargo run --release --bin amdahl");
+    for bad in [
+        "$ 9X=1 cargo run --release --bin amdahl",
+        "$ A-B=1 cargo run --release --bin amdahl",
+        "$ A=1 cargo run --bin amdahl",
+        "$ A=1",
+        "$ A=1 echo hi",
+        "A=1 cargo run --release --bin amdahl",
+    ] {
+        assert!(parse_case_command(bad).is_err(), "`{bad}`");
+    }
+}
+
+#[test]
 fn files_under_finds_nested_files_of_one_extension() {
     let root = std::env::temp_dir().join(format!("protocol-files-{}", std::process::id()));
     std::fs::create_dir_all(root.join("a/b")).unwrap();

@@ -3,7 +3,7 @@
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_cpu};
+use course::timing::{fmt_ms, fmt_speedup, time_cpu};
 use rayon::prelude::*;
 
 // ANCHOR: serial
@@ -51,7 +51,7 @@ fn main() {
     println!("rayon par_iter: {}", fmt_ms(rayon.median_ms));
     println!(
         "speedup:        {}",
-        fmt_times(serial.median_ms / rayon.median_ms)
+        fmt_speedup(serial.median_ms, rayon.median_ms)
     );
     let wrong = count_mismatches(&zs_rayon, &zs_serial);
     println!(

@@ -12,7 +12,7 @@ use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
 use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, median, record, time_gpu};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, median, record, time_gpu};
 
 fn main() {
     let seed = course::cli::parse(
@@ -80,10 +80,9 @@ fn main() {
         bytes / 1e9,
         fmt_gb_per_s(bytes, median(&result.gpu_ms))
     );
-    let ratio = median(&result.gpu_ms) / median(&result.cpu_ms);
     println!(
         "the GPU works {} longer than the CPU takes to ask",
-        fmt_times(ratio)
+        fmt_speedup(median(&result.gpu_ms), median(&result.cpu_ms))
     );
     println!(
         "the unsynchronised host timer saw less than a tenth of the GPU's time: {}",

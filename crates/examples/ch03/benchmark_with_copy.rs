@@ -10,7 +10,7 @@ use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_gpu};
+use course::timing::{fmt_ms, fmt_speedup, time_gpu};
 
 const N: usize = 100_000_000;
 
@@ -63,7 +63,7 @@ fn main() {
     );
     println!(
         "the copies make it {} slower",
-        fmt_times(with_copy.median_ms / without_copy.median_ms)
+        fmt_speedup(with_copy.median_ms, without_copy.median_ms)
     );
     println!(
         "the copies make it at least ten times slower: {}",

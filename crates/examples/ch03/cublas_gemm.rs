@@ -63,18 +63,28 @@ fn main() {
     let dot64 = cpu_dot::<f64>(&mut rng);
 
     // ANCHOR: ratios
-    let rate = |n: usize, t: &Timing| 2.0 * (n as f64).powi(3) / t.median_ms;
+    let rate = |n: usize, t: &Timing| fmt_gflop_per_s(2.0 * (n as f64).powi(3), t.median_ms);
+    let times = |n_a: usize, a: &Timing, n_b: usize, b: &Timing| {
+        let (work_a, work_b) = ((n_a as f64).powi(3), (n_b as f64).powi(3));
+        fmt_times(work_a / a.median_ms / (work_b / b.median_ms))
+    };
     println!(
-        "cuBLAS SGEMM does {} the work per second of ndarray's f32 dot on every CPU thread",
-        fmt_times(rate(gpu_n(), &sgemm) / rate(CPU_N, &dot32))
+        "cuBLAS SGEMM does {} the work per second of ndarray's f32 dot ({} / {})",
+        times(gpu_n(), &sgemm, CPU_N, &dot32),
+        rate(gpu_n(), &sgemm),
+        rate(CPU_N, &dot32)
     );
     println!(
-        "cuBLAS DGEMM does {} the work per second of ndarray's f64 dot on every CPU thread",
-        fmt_times(rate(gpu_n(), &dgemm) / rate(CPU_N, &dot64))
+        "cuBLAS DGEMM does {} the work per second of ndarray's f64 dot ({} / {})",
+        times(gpu_n(), &dgemm, CPU_N, &dot64),
+        rate(gpu_n(), &dgemm),
+        rate(CPU_N, &dot64)
     );
     println!(
-        "on the GPU, DGEMM runs at {} the rate of SGEMM",
-        fmt_times(rate(gpu_n(), &dgemm) / rate(gpu_n(), &sgemm))
+        "on the GPU, DGEMM runs at {} the rate of SGEMM ({} / {})",
+        times(gpu_n(), &dgemm, gpu_n(), &sgemm),
+        rate(gpu_n(), &dgemm),
+        rate(gpu_n(), &sgemm)
     );
     // ANCHOR_END: ratios
 }

@@ -13,7 +13,7 @@ use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{Work, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+use course::timing::{Work, fmt_ms, fmt_speedup, record, time_cpu, time_gpu};
 
 const BATCH: usize = 4;
 const SIDE: usize = 1024;
@@ -91,7 +91,10 @@ fn main() {
         fmt_ms(reused),
         fmt_ms(on_gpu.median_ms)
     );
-    println!("  reusing the plan is {} faster", fmt_times(fresh / reused));
+    println!(
+        "  reusing the plan is {} faster",
+        fmt_speedup(fresh, reused)
+    );
 
     // ANCHOR: check
     let got: Vec<Complex64> = stream

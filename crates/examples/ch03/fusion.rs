@@ -8,7 +8,7 @@ use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
+use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
 
 const N: usize = 100_000_000;
 
@@ -114,7 +114,7 @@ fn main() {
     row("device-to-device copy of x", &copy, 2.0 * array);
     println!(
         "fusing the three makes it {} faster",
-        fmt_times(unfused.median_ms / fused_time.median_ms)
+        fmt_speedup(unfused.median_ms, fused_time.median_ms)
     );
     // ANCHOR_END: report
     record(

@@ -7,7 +7,7 @@ use cudarc::driver::{CudaContext, CudaSlice, CudaStream};
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, describe, gpu_or_exit};
 use course::random::Rng;
-use course::timing::{fmt_gb_per_s, fmt_ms, fmt_times, time_gpu};
+use course::timing::{fmt_gb_per_s, fmt_ms, fmt_speedup, time_gpu};
 
 fn main() {
     let seed = course::cli::parse(
@@ -118,7 +118,7 @@ fn copy_costs(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, host: &[f64]) {
     );
     println!(
         "  a pinned copy to the GPU takes {} as long as a copy within it",
-        fmt_times(to_gpu.median_ms / on_gpu.median_ms)
+        fmt_speedup(to_gpu.median_ms, on_gpu.median_ms)
     );
 
     let round_trip = stream.clone_dtoh(&other).or_exit("copy from the GPU");

@@ -10,7 +10,7 @@ use course::kernel;
 use course::kernel_file;
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_cpu, time_gpu};
 
 const N: usize = 1_000_000;
 const DEGREE: i32 = 12;
@@ -103,6 +103,6 @@ fn main() {
     );
     println!(
         "GPU speedup over ndarray with rayon: {}",
-        fmt_times(cpu.median_ms / gpu.median_ms)
+        fmt_speedup(cpu.median_ms, gpu.median_ms)
     );
 }

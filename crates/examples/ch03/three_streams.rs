@@ -13,7 +13,6 @@ use course::kernel;
 use course::kernel_file;
 use course::timing::{fmt_ms, fmt_times, time_gpu};
 
-const N: usize = 1 << 24;
 const THREADS: u32 = 256;
 
 /// One computation: its stream, its input, its output and its kernel.
@@ -27,7 +26,7 @@ struct Job {
 
 impl Job {
     fn launch(&mut self, blocks: u32) {
-        let n = N as i64;
+        let n = self.output.len() as i64;
         let cfg = LaunchConfig {
             grid_dim: (blocks, 1, 1),
             block_dim: (THREADS, 1, 1),
@@ -40,10 +39,28 @@ impl Job {
 }
 
 fn main() {
-    let seed = course::cli::parse(
+    // A length that is not a multiple of the grid leaves some threads of the grid-stride
+    // loops one trip short, and the last block of the full grid partly past the end.
+    let (n, seed) = course::cli::parse(
         "Runs three independent kernels on three streams, alone and together.",
-        |args| args.seed(),
+        |args| {
+            (
+                args.usize(
+                    "N",
+                    "the number of values per job (even)",
+                    1 << 24,
+                    2,
+                    1 << 28,
+                ),
+                args.seed(),
+            )
+        },
     );
+    if !n.is_multiple_of(2) {
+        course::cli::fail(&format!(
+            "the number of values must be even (cuRAND draws normal values in pairs), not {n}"
+        ));
+    }
     let ctx = gpu_or_exit();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
@@ -61,10 +78,10 @@ fn main() {
     .map(|(i, (name, kernel))| {
         let stream = ctx.new_stream().or_exit("create a stream");
         let rng = CudaRng::new(seed.wrapping_add(i as u64), stream.clone()).or_exit("start cuRAND");
-        let mut input = alloc_poisoned::<f32>(&stream, N);
+        let mut input = alloc_poisoned::<f32>(&stream, n);
         rng.fill_with_normal(&mut input, 0.0, 1.0)
             .or_exit("fill with normal values");
-        let output = alloc_poisoned::<f32>(&stream, N);
+        let output = alloc_poisoned::<f32>(&stream, n);
         Job {
             name,
             stream,
@@ -76,9 +93,9 @@ fn main() {
     .collect();
     // ANCHOR_END: setup
 
-    let full = (N as u32).div_ceil(THREADS);
+    let full = (n as u32).div_ceil(THREADS);
     for blocks in [32, full] {
-        println!("each kernel on {blocks} blocks of {THREADS} threads, {N} f32 values per job:");
+        println!("each kernel on {blocks} blocks of {THREADS} threads, {n} f32 values per job:");
         // ANCHOR: alone
         let mut sum_alone = 0.0;
         for job in jobs.iter_mut() {

@@ -3,7 +3,7 @@
 use course::compare::{relative_error, verdict, within_bound};
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_cpu};
+use course::timing::{fmt_ms, fmt_speedup, time_cpu};
 use num_complex::Complex64;
 use rayon::prelude::*;
 use rustfft::FftPlanner;
@@ -64,7 +64,7 @@ fn main() {
     println!("rayon over k:   {}", fmt_ms(t_parallel.median_ms));
     println!(
         "speedup:        {}",
-        fmt_times(t_serial.median_ms / t_parallel.median_ms)
+        fmt_speedup(t_serial.median_ms, t_parallel.median_ms)
     );
     // ANCHOR_END: time
 

@@ -5,7 +5,7 @@ use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_gpu};
+use course::timing::{fmt_ms, fmt_speedup, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
@@ -25,16 +25,23 @@ fn path_b(mut v: f32, steps: usize) -> f32 {
 }
 
 fn main() {
-    let seed = course::cli::parse(
+    // A number of threads that is not a multiple of the block leaves the last block partly
+    // past the end, where the kernels' `i < n` keeps it out.
+    let (n, seed) = course::cli::parse(
         "Times two kernels that split their threads between two paths, by thread and by warp.",
-        |args| args.seed(),
+        |args| {
+            (
+                args.usize("N", "the number of threads", 1 << 22, 1, 1 << 26),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-divergence.cu"), false);
 
-    let (n, steps) = (1usize << 22, 256usize);
+    let steps = 256usize;
     let input = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     println!("{n} threads, {steps} dependent multiply-adds each, seed {seed}");
     let input_dev = stream
@@ -86,7 +93,7 @@ fn main() {
     }
     println!(
         "splitting every warp costs {} the time of splitting none",
-        fmt_times(times[0] / times[1])
+        fmt_speedup(times[0], times[1])
     );
     // ANCHOR_END: run
 }

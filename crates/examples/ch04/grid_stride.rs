@@ -8,7 +8,7 @@ use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
+use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -111,7 +111,7 @@ fn main() {
         } else if blocks == 1 {
             println!(
                 "one block of {threads} threads is {} slower than the full grid",
-                fmt_times(t.median_ms / full)
+                fmt_speedup(t.median_ms, full)
             );
         }
     }

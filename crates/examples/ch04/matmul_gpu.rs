@@ -14,9 +14,18 @@ use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use ndarray::ArrayView2;
 
 fn main() {
-    let seed = course::cli::parse(
-        "Multiplies two 2048x2048 f32 matrices with three kernels, against ndarray and cuBLAS.",
-        |args| args.seed(),
+    // The sizes default to 2048, a multiple of the 16x16 blocks; sizes that are not (and a
+    // C that is not square) reach the kernels' bounds tests, `i < m && j < p` and `ij < m * p`.
+    let (m, n, p, seed) = course::cli::parse(
+        "Multiplies two f32 matrices (2048x2048 unless given) with three kernels, against ndarray and cuBLAS.",
+        |args| {
+            (
+                args.usize("M", "the rows of A and C", 2048, 1, 4096),
+                args.usize("N", "the columns of A and rows of B", 2048, 1, 4096),
+                args.usize("P", "the columns of B and C", 2048, 1, 4096),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -24,8 +33,6 @@ fn main() {
     let module = load(&ctx, &kernel_file!("ch04-matmul.cu"), false);
 
     // ANCHOR: data
-    let size = 2048usize;
-    let (m, n, p) = (size, size, size);
     let mut rng = Rng::new(seed);
     let (a_host, b_host) = (rng.vec_f32(m * n, -1.0, 1.0), rng.vec_f32(n * p, -1.0, 1.0));
     let a = ArrayView2::from_shape((m, n), &a_host).or_exit("shape A");
@@ -38,6 +45,12 @@ fn main() {
     let a_dev = stream.clone_htod(&a_host).or_exit("copy A to the GPU");
     let b_dev = stream.clone_htod(&b_host).or_exit("copy B to the GPU");
     let flops = 2.0 * (m * n * p) as f64;
+    // The name of the timings: `n=2048` for the book's square case.
+    let shape = if m == n && n == p {
+        format!("n={n}")
+    } else {
+        format!("{m}x{n}x{p}")
+    };
 
     // ANCHOR: cublas
     // cuBLAS is column-major; a row-major C = A·B is the column-major Cᵀ = Bᵀ·Aᵀ, so the
@@ -62,7 +75,11 @@ fn main() {
     let c_blas_host = stream
         .clone_dtoh(&c_blas)
         .or_exit("copy C back from the GPU");
-    record("cuBLAS SGEMM, n=2048", &t_blas, Work::Flops(flops));
+    record(
+        &format!("cuBLAS SGEMM, {shape}"),
+        &t_blas,
+        Work::Flops(flops),
+    );
     // ANCHOR_END: cublas
 
     // ANCHOR: kernels
@@ -97,7 +114,7 @@ fn main() {
                 .arg(&pi);
             unsafe { launch.launch(config) }.or_exit_launching(&kernel);
         });
-        record(&format!("{name}, n=2048"), &t, Work::Flops(flops));
+        record(&format!("{name}, {shape}"), &t, Work::Flops(flops));
         results.push((name, t, host(&stream, &c)));
     }
     // ANCHOR_END: kernels

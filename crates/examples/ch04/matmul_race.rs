@@ -8,9 +8,17 @@ use course::random::Rng;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 
 fn main() {
-    let seed = course::cli::parse(
+    // Sizes that are not multiples of the blocks (32x8, 16x16) reach the kernels' bounds tests.
+    let (m, n, p, seed) = course::cli::parse(
         "Launches the two racy matrix-multiplication candidates and the right one on the GPU.",
-        |args| args.seed(),
+        |args| {
+            (
+                args.usize("M", "the rows of A and C", 256, 1, 1024),
+                args.usize("N", "the columns of A and rows of B", 256, 1, 1024),
+                args.usize("P", "the columns of B and C", 256, 1, 1024),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -20,7 +28,6 @@ fn main() {
     // ANCHOR: data
     // Whole numbers from -2 to 2: every product and every sum is exact in f32, so a right
     // answer equals the CPU's to the bit, whatever the order of the additions.
-    let (m, n, p) = (256usize, 256usize, 256usize);
     let mut rng = Rng::new(seed);
     let mut small =
         |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(5) as f32 - 2.0).collect() };

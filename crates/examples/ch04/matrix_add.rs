@@ -11,17 +11,24 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 fn main() {
-    let seed = course::cli::parse(
-        "Adds two 8192x8192 matrices on a 2-D grid, with x along the rows and with x picking the row.",
-        |args| args.seed(),
+    // Sides that are not multiples of 32 leave the last blocks partly outside the matrix, where
+    // the kernels' test `row < rows && col < cols` keeps them out.
+    let side = problem_size(8192, 1024);
+    let (rows, cols, seed) = course::cli::parse(
+        "Adds two matrices (8192x8192 unless given) on a 2-D grid, with x along the rows and with x picking the row.",
+        |args| {
+            (
+                args.usize("ROWS", "the number of rows", side, 1, 16384),
+                args.usize("COLS", "the number of columns", side, 1, 16384),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
 
-    let side = problem_size(8192, 1024);
-    let (rows, cols) = (side, side);
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(rows * cols, -1.0, 1.0);
     let ys = rng.vec_f64(rows * cols, -1.0, 1.0);

@@ -10,9 +10,14 @@ use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
 fn main() {
-    let seed = course::cli::parse(
+    let (n, seed) = course::cli::parse(
         "Multiplies two random arrays element by element on the GPU and checks every product.",
-        |args| args.seed(),
+        |args| {
+            (
+                args.usize("N", "the array length", 12_000_000, 1, 100_000_000),
+                args.seed(),
+            )
+        },
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -21,7 +26,7 @@ fn main() {
     let module = load(&ctx, &kernel_file!("ch04-multiplier.cu"), false);
     let multiplier = function(&module, "multiplier");
 
-    let n = 12_000_000usize;
+    // n, the array length, comes from the command line: 12,000,000 unless given.
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(n, -1.0, 1.0);
     let ys = rng.vec_f64(n, -1.0, 1.0);

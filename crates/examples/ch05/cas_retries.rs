@@ -69,7 +69,7 @@ fn main() {
     }
     let ratio = retries[1] as f64 / retries[0].max(1) as f64;
     println!(
-        "ascending input made {} as many retries as random order",
+        "ascending input made {} as many retries as random order (varies)",
         fmt_times(ratio)
     );
     // ANCHOR_END: retries

@@ -10,7 +10,7 @@ use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Work, fmt_ms, fmt_times, record, time_gpu};
+use course::timing::{Work, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -186,7 +186,7 @@ fn main() {
     let worth = whole.median_ms / mine.median_ms;
     println!(
         "knowing the data is worth, in this run:       {}, more than 10x: {}",
-        fmt_times(worth),
+        fmt_speedup(whole.median_ms, mine.median_ms),
         verdict(worth > 10.0)
     );
     // ANCHOR_END: compare

@@ -10,7 +10,7 @@ use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
+use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
@@ -193,15 +193,15 @@ fn main() {
     }
     println!(
         "shared, one byte per thread vs global atomics: {} faster",
-        fmt_times(times[0] / times[1])
+        fmt_speedup(times[0], times[1])
     );
     println!(
         "shared, grid-stride vs global atomics:         {} faster, more than 10x: {}",
-        fmt_times(times[0] / times[2]),
+        fmt_speedup(times[0], times[2]),
         verdict(times[0] / times[2] > 10.0)
     );
     println!(
         "grid-stride with 16 B loads vs global atomics: {} faster",
-        fmt_times(times[0] / times[3])
+        fmt_speedup(times[0], times[3])
     );
 }

@@ -81,7 +81,7 @@ fn main() {
             counts.push(attempts);
         }
         println!(
-            "{order:<12} warp-first needs {} fewer CAS calls",
+            "{order:<12} warp-first needs {} fewer CAS calls (varies)",
             fmt_times(counts[0] as f64 / counts[1].max(1) as f64)
         );
         println!(

@@ -3,7 +3,7 @@
 use course::compare::verdict;
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_cpu};
+use course::timing::{fmt_ms, fmt_speedup, time_cpu};
 use rayon::prelude::*;
 
 // ANCHOR: compact
@@ -76,7 +76,7 @@ fn main() {
     println!("rayon filter:   {}", fmt_ms(t_rayon.median_ms));
     println!(
         "speedup:        {}",
-        fmt_times(t_serial.median_ms / t_rayon.median_ms)
+        fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
     // ANCHOR_END: run
 }

@@ -4,7 +4,7 @@
 use course::compare::{count_mismatches, verdict};
 use course::machine::describe_cpu;
 use course::random::Rng;
-use course::timing::{fmt_ms, fmt_times, time_cpu};
+use course::timing::{fmt_ms, fmt_speedup, time_cpu};
 use rayon::prelude::*;
 
 // ANCHOR: serial
@@ -102,7 +102,7 @@ fn main() {
     println!("two-pass rayon: {}", fmt_ms(t_rayon.median_ms));
     println!(
         "speedup:        {}",
-        fmt_times(t_serial.median_ms / t_rayon.median_ms)
+        fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
     // ANCHOR_END: run
 }

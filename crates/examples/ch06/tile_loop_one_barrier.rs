@@ -6,7 +6,7 @@ use course::kernel::require_block_size;
 use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use course::timing::{Work, fmt_ms, fmt_times, record, time_gpu};
+use course::timing::{Work, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
@@ -136,7 +136,7 @@ fn main() {
     println!("time with one barrier per step:  {}", fmt_ms(t1.median_ms));
     println!(
         "two barriers take {} the time of one",
-        fmt_times(t2.median_ms / t1.median_ms)
+        fmt_speedup(t2.median_ms, t1.median_ms)
     );
     // ANCHOR_END: timing
 }

@@ -7,11 +7,11 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use course::compare::verdict;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::imaging::sky::{check_block, observe, upload};
 use course::kernel::{KernelFile, arch_of, compile_with, function};
 use course::kernel_file;
 use course::random::Rng;
-use course::sky::{check_block, observe, upload};
 use course::timing::{Work, fmt_ms, record, time_gpu};
 use cudarc::driver::{CudaContext, CudaModule};
 
@@ -54,11 +54,10 @@ fn largest_difference(a: &[[f32; 2]], b: &[[f32; 2]], peak: f32) -> f64 {
 }
 
 fn main() {
-    let seed = course::cli::parse(
+    let (side, n_vis, seed) = course::cli::parse(
         "Counts and times the fused multiply-adds of three imaging kernels, with and without NVRTC's --fmad.",
-        |args| args.seed(),
+        course::imaging::sky::image_args,
     );
-    let (side, n_vis) = (problem_size(700, 64), problem_size(1 << 18, 4096));
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));

@@ -5,16 +5,17 @@ use std::sync::Arc;
 
 use course::compare::{largest_difference, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
+use course::imaging::rectangle::{self, Rectangle};
+use course::imaging::sky::{OnGpu, check_block, observe};
+use course::imaging::{
+    POINT_VIS, Quadrant, observe_point_sources, upload_quadrant, worst_distance_from_one,
+};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
-use course::rectangle::{self, Quadrant, Rectangle};
-use course::sky::{OnGpu, check_block, observe, observe_point_source};
 use course::timing::{Timing, Work, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream};
 
-/// Visibilities of the point source: more than one tile of 256 and not a whole number of them.
-const POINT_VIS: usize = 300;
 /// Every check, over the peak.
 const BOUND: f64 = 1e-4;
 
@@ -34,10 +35,7 @@ fn image_by_groups(
     d: &OnGpu<f32>,
     reps: (usize, usize),
 ) -> (Timing, Vec<[f64; 2]>) {
-    let rect = Rectangle {
-        width: q.width as usize,
-        height: q.height as usize,
-    };
+    let rect = q.rect();
     let mut parts = alloc_poisoned::<[f32; 2]>(stream, 4 * rect.groups());
     let mut img = alloc_poisoned::<[f32; 2]>(stream, rect.pixels());
     let t = time_gpu(stream, reps.0, reps.1, || {
@@ -126,11 +124,10 @@ fn main() {
     // ANCHOR: point
     // A point source at a pixel away from the centre images to exactly 1 there. One in each
     // quadrant, each imaged on its own: a group's four mirror images are computed apart.
-    let points = [(3, 1), (1, 1), (3, 2), (1, 2)].map(|(c, r)| (c * width / 4, r * height / 3));
-    let observed = points.map(|at| observe_point_source(POINT_VIS, rect.direction_of(at)));
+    let points = observe_point_sources(rect);
     // ANCHOR_END: point
     let d = rectangle::upload(&stream, &obs, rect).or_exit("copy the data to the GPU");
-    let q = rectangle::upload_quadrant(&stream, rect).or_exit("copy the quadrant to the GPU");
+    let q = upload_quadrant(&stream, rect).or_exit("copy the quadrant to the GPU");
 
     let reps = (1, 10);
     let (warm, timed) = if sanitizing() { (0, 1) } else { reps };
@@ -154,16 +151,11 @@ fn main() {
         flops,
     );
     let direct_img = fetch(&stream, &direct_img);
-    let mut point_error = 0.0f64;
-    for (&(col, row), point) in points.iter().zip(&observed) {
-        let d_point = rectangle::upload(&stream, point, rect).or_exit("copy the data to the GPU");
-        let (_, img) = image_by_groups(&stream, (&groups, &place), &q, &d_point, (0, 1));
-        let [re, im] = img[row * width + col];
-        let e = (re - 1.0).hypot(im);
-        if e.is_nan() || e > point_error {
-            point_error = e; // f64::max would drop a NaN
-        }
-    }
+    let point_error = worst_distance_from_one(rect, |k| {
+        let d_point =
+            rectangle::upload(&stream, &points[k], rect).or_exit("copy the data to the GPU");
+        image_by_groups(&stream, (&groups, &place), &q, &d_point, (0, 1)).1
+    });
     for (what, t) in [
         (
             "groups of four (image_rectangle, image_place_rectangle)",

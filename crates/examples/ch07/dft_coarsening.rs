@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use course::compare::{relative_error, verdict, within_bound};
-use course::floor::{sfu_floor, sfu_per_clock};
+use course::floor::{compute_capability, floor_verdict, no_floor, sfu_floor, sfu_per_clock};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
@@ -150,17 +150,17 @@ fn main() {
     // Each (k, j) pair takes one sine and one cosine from the special-function units.
     let pairs = (n * n) as f64;
     let floor = sfu_floor(&ctx, 2.0, pairs);
-    if let Some((_, line)) = &floor {
-        let (major, minor) = ctx
-            .compute_capability()
-            .or_exit("read the compute capability");
-        let per_clock = sfu_per_clock((major, minor)).unwrap_or(0);
-        println!("{line}");
-        println!(
-            "  {per_clock} per clock per SM is the CUDA programming guide's figure for \
+    println!("{}", floor.line);
+    let (major, minor) = compute_capability(&ctx);
+    match sfu_per_clock((major, minor)) {
+        Some(per_clock) => println!(
+            "  per clock per SM: {per_clock}, the CUDA programming guide's figure for \
              compute capability {major}.{minor} (this machine)"
-        );
+        ),
+        None => println!("{}", no_floor("  per clock per SM", (major, minor))),
     }
+    // Each kernel's time against its floor, for the verdict after the tables.
+    let mut against_floors = Vec::new();
 
     // ANCHOR: report
     println!("  F registers local bytes blocks/SM blocks      time          rate time/floor");
@@ -180,10 +180,11 @@ fn main() {
         let blocks = n.div_ceil(factor).div_ceil(THREADS as usize);
         let (t, got) = run_dft(&stream, &kernel, factor, &xs_dev, (2, 10));
         record(&format!("{name}, n={n}"), &t, Work::Flops(flops));
-        let against_floor = match &floor {
-            Some((floor_ms, _)) => fmt_times(t.median_ms / floor_ms),
+        let against_floor = match floor.ms {
+            Some(floor_ms) => fmt_times(t.median_ms / floor_ms),
             None => "-".into(),
         };
+        against_floors.push((t.median_ms, floor.ms));
         println!(
             "{factor:>3} {registers:>9} {local:>11} {per_sm:>9} {blocks:>6} {:>9} {:>13} \
              {against_floor:>10} (this machine)",
@@ -201,6 +202,10 @@ fn main() {
 
     // ANCHOR: report_pairs
     println!("one sine and cosine for both X[k] and X[N - k], the sum over j split in S parts:");
+    // Their own floor: one sine and cosine for two (k, j) pairs. The table's last column
+    // still divides by the floor above, of two operations per pair.
+    let pairs_floor = sfu_floor(&ctx, 1.0, pairs);
+    println!("  {}", pairs_floor.line);
     println!("  S registers blocks      time          rate time/floor");
     let pair_kernels = (
         function(&module, "dft_pairs"),
@@ -221,10 +226,11 @@ fn main() {
             &t,
             Work::Flops(flops),
         );
-        let against_floor = match &floor {
-            Some((floor_ms, _)) => fmt_times(t.median_ms / floor_ms),
+        let against_floor = match floor.ms {
+            Some(floor_ms) => fmt_times(t.median_ms / floor_ms),
             None => "-".into(),
         };
+        against_floors.push((t.median_ms, pairs_floor.ms));
         println!(
             "{parts:>3} {registers:>9} {blocks:>6} {:>9} {:>13} {against_floor:>10} (this machine)",
             fmt_ms(t.median_ms),
@@ -240,6 +246,7 @@ fn main() {
         "no kernel keeps anything in local memory: {}",
         verdict(spills == 0)
     );
+    println!("{}", floor_verdict(&against_floors));
     for r in &runs {
         let what = format!("F = {}: relative error from the f64 FFT", r.factor);
         let error = relative_error(&flat(&r.out), &want);

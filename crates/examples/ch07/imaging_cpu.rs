@@ -3,12 +3,12 @@
 //! are timed in the same run. A single point source, whose image is known without computing
 //! it, checks the imaging itself.
 use course::compare::{count_mismatches, verdict, within_bound};
-use course::machine::describe_cpu;
-use course::random::Rng;
-use course::sky::{
+use course::imaging::sky::{
     Observation, brightest_point, direction_of, observe, observe_point_source, pixel_of, pixels,
 };
-use course::timing::{fmt_ms, fmt_times, time_cpu};
+use course::machine::describe_cpu;
+use course::random::Rng;
+use course::timing::{fmt_ms, fmt_speedup, time_cpu};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
@@ -99,7 +99,7 @@ fn main() {
     println!("rayon:   {}", fmt_ms(t_rayon.median_ms));
     println!(
         "speedup: {}",
-        fmt_times(t_serial.median_ms / t_rayon.median_ms)
+        fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
     // ANCHOR_END: images
 

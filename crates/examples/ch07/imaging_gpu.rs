@@ -1,24 +1,25 @@
 //! Imaging a radio observation on the GPU: the first kernel, then the chapter's optimisations,
 //! each a kernel of its own. Every image is checked against a float64 reference computed on
-//! the CPU for a sample of pixels, against the previous step's image, and against a point
-//! source whose image is known exactly; every kernel is timed, and the program prints a table
-//! of times and speedups.
+//! the CPU for a sample of pixels, against the previous step's image, and against four point
+//! sources, one in each quadrant, whose images are known exactly; every kernel is timed, and
+//! the program prints a table of times and speedups.
 use std::sync::Arc;
 
 use course::compare::{largest_difference, verdict};
 use course::exit::{EXIT_CUDA_FAILED, fail};
-use course::floor::{fp32_floor, sfu_floor};
+use course::floor::{compute_capability, floor_verdict, fp32_floor, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, sanitizing};
+use course::imaging::mirrors::{self, Shape};
+use course::imaging::rectangle::Rectangle;
+use course::imaging::sky::{
+    BLOCK, FIELD, OnGpu, brightest_point, check_block, observe, pixel_of, pixels, upload,
+};
+use course::imaging::{POINT_VIS, observe_point_sources, upload_quadrant, worst_distance_from_one};
 use course::kernel::{function, load, load_with_ptx, require_block_size};
 use course::kernel_file;
 use course::machine::describe_cpu;
-use course::mirrors::{self, Shape};
 use course::ptx::Mix;
 use course::random::Rng;
-use course::sky::{
-    BLOCK, FIELD, brightest_point, check_block, direction_of, observe, observe_point_source,
-    pixel_of, pixels, upload,
-};
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{CudaModule, CudaSlice, CudaStream, DeviceRepr};
 use num_complex::Complex64;
@@ -27,9 +28,6 @@ use rayon::prelude::*;
 /// Floating-point operations counted per pixel-visibility pair: 5 for the phase (3 multiplies,
 /// 2 additions) and 8 for the complex multiply-add; the sine and cosine are not counted.
 const FLOPS_PER_PAIR: f64 = 13.0;
-/// Visibilities of the point source: more than one tile of 256, and not a whole number of
-/// tiles or of warps, so that every kernel's last, partial tile is tested too.
-const POINT_VIS: usize = 300;
 
 // ANCHOR: launch
 /// Run `launch`, which writes an image of `n_px` pixels, on a poisoned output; time it and
@@ -53,6 +51,20 @@ fn run<T: DeviceRepr + Copy + Into<f64>>(
     )
 }
 // ANCHOR_END: launch
+
+/// A step's image of the sky `sky`, by `image(data, reps)`, timed, and the worst distance
+/// from 1 of its images of the four point sources `points` of `square`, each run once.
+fn measure<T>(
+    square: Rectangle,
+    image: impl Fn(&OnGpu<T>, (usize, usize)) -> (Timing, Vec<[f64; 2]>),
+    sky: &OnGpu<T>,
+    points: &[OnGpu<T>; 4],
+    reps: (usize, usize),
+) -> (Timing, Vec<[f64; 2]>, f64) {
+    let (t, img) = image(sky, reps);
+    let worst = worst_distance_from_one(square, |k| image(&points[k], (0, 1)).1);
+    (t, img, worst)
+}
 
 /// One step of the chapter: its kernel, in which module, pixels per thread and threads per
 /// block (or, for the steps beyond the floor, how its groups of mirrored pixels are launched),
@@ -158,7 +170,7 @@ fn save_picture(img: &[[f64; 2]], side: usize) {
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
         "Images the chapter's made-up sky with the first kernel and every optimisation on the GPU, checking and timing each.",
-        course::sky::image_args,
+        course::imaging::sky::image_args,
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -233,58 +245,54 @@ fn main() {
     // ANCHOR: point
     // The known answer: 1 Jy alone and without noise, at a pixel away from the centre (where
     // every phase would be 0), images to exactly 1 there. One visibility left out would be off
-    // by 1/300.
-    let (point_col, point_row) = (3 * side / 4, side / 3);
-    let at = point_row * side + point_col;
-    let point = observe_point_source(POINT_VIS, direction_of(side, (point_col, point_row)));
-    let point_double = upload(&stream, &point, side, |x| x);
-    let point_float = upload(&stream, &point, side, |x| x as f32);
+    // by 1/300. One source in each quadrant, each imaged on its own, so that each of the four
+    // mirror images of steps 9 and 10 is checked.
+    let square = Rectangle::square(side);
+    let points = observe_point_sources(square);
+    let point_double = points.each_ref().map(|p| upload(&stream, p, side, |x| x));
+    let point_float = points
+        .each_ref()
+        .map(|p| upload(&stream, p, side, |x| x as f32));
     // ANCHOR_END: point
-    let quadrant = mirrors::upload_quadrant(&stream, side);
+    let quadrant = upload_quadrant(&stream, square).or_exit("copy the quadrant to the GPU");
     // Every kernel, f64 or f32: one warm-up run, then the median of 10 timed runs.
     let reps = (1, 10);
-    // A step's timed image of the sky, and how far its point-source image is from 1 there.
+    // A step's timed image of the sky, and the worst distance from 1 of its images of the
+    // four point sources (each run once, on fresh poisoned buffers).
     let run_step = |s: &Step| {
         let f = kernel(s.kernel, s.double, s.groups.is_some());
         if s.tiled {
             require_block_size(&f, s.kernel, s.block as usize);
         }
         let shape = (s.per_thread, s.block);
-        let ((t, img), (_, point_img)) = match (s.groups, s.double) {
+        match (s.groups, s.double) {
             (Some(groups), _) => {
                 let fs = (&f, &place);
-                let launch = |d, parts: &mut _, img: &mut _| {
-                    mirrors::launch(&stream, fs, groups, d, &quadrant, parts, img)
+                let image = |d: &OnGpu<f32>, reps: (usize, usize)| {
+                    let mut parts = mirrors::parts_buffer(&stream, groups, side);
+                    run(&stream, n_px, reps, |img| {
+                        mirrors::launch(&stream, fs, groups, d, &quadrant, &mut parts, img)
+                    })
                 };
-                let mut parts = mirrors::parts_buffer(&stream, groups, side);
-                let sky = run(&stream, n_px, reps, |img| {
-                    launch(&float_data, &mut parts, img)
-                });
-                let mut parts = mirrors::parts_buffer(&stream, groups, side);
-                let point = run(&stream, n_px, (0, 1), |img| {
-                    launch(&point_float, &mut parts, img)
-                });
-                (sky, point)
+                measure(square, image, &float_data, &point_float, reps)
             }
-            (None, true) => (
-                run(&stream, n_px, reps, |img| {
-                    double_data.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
-                }),
-                run(&stream, n_px, (0, 1), |img| {
-                    point_double.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
-                }),
-            ),
-            (None, false) => (
-                run(&stream, n_px, reps, |img| {
-                    float_data.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
-                }),
-                run(&stream, n_px, (0, 1), |img| {
-                    point_float.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
-                }),
-            ),
-        };
-        let [re, im] = point_img[at];
-        (t, img, (re - 1.0).hypot(im))
+            (None, true) => {
+                let image = |d: &OnGpu<f64>, reps: (usize, usize)| {
+                    run(&stream, n_px, reps, |img| {
+                        d.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                    })
+                };
+                measure(square, image, &double_data, &point_double, reps)
+            }
+            (None, false) => {
+                let image = |d: &OnGpu<f32>, reps: (usize, usize)| {
+                    run(&stream, n_px, reps, |img| {
+                        d.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                    })
+                };
+                measure(square, image, &float_data, &point_float, reps)
+            }
+        }
     };
     let versus_reference = |img: &[[f64; 2]]| {
         let at: Vec<[f64; 2]> = sample.iter().map(|&p| img[p]).collect();
@@ -301,7 +309,7 @@ fn main() {
     println!();
     println!("optimisation 3, the candidates (float, one pixel per thread); error = largest");
     println!("difference from the float64 reference over the sampled pixels, over the peak;");
-    println!("point source = distance from 1 of the point source's pixel:");
+    println!("point sources = worst distance from 1 of four, one in each quadrant:");
     for (name, what) in [
         ("image_f32", "sincosf (accurate), as in step 2  "),
         ("image_sincospi", "sincospif (accurate), phase in turns"),
@@ -316,7 +324,7 @@ fn main() {
         );
         let e_ref = versus_reference(&img);
         println!(
-            "  {what} {:>9}, error {e_ref:.1e}, point source {e_point:.1e}, bound 1e-3: {}",
+            "  {what} {:>9}, error {e_ref:.1e}, point sources {e_point:.1e}, bound 1e-3: {}",
             fmt_ms(t.median_ms),
             verdict(e_ref <= 1e-3 && e_point <= 1e-3)
         );
@@ -326,9 +334,7 @@ fn main() {
     // ANCHOR: table
     println!();
     let floor = sfu_floor(&ctx, 2.0, pairs);
-    if let Some((_, line)) = &floor {
-        println!("{line}");
-    }
+    println!("{}", floor.line);
     println!(
         "step  what changed                                   time  vs first  vs previous          rate"
     );
@@ -406,13 +412,23 @@ fn main() {
         }
         times.push(t.median_ms);
     }
-    if let Some((ms, _)) = floor {
-        println!(
-            "the fastest of steps 0 to 8 (one sine-cosine pair per pair) takes {:.2} times \
-             that floor (this machine)",
+    let cc = compute_capability(&ctx);
+    let fastest = "the fastest of steps 0 to 8 (one sine-cosine pair per pair)";
+    match floor.ms {
+        Some(ms) => println!(
+            "{fastest}: {:.2} times that floor (this machine)",
             best_ms / ms
-        );
+        ),
+        None => println!("{}", no_floor(fastest, cc)),
     }
+    // Each step's time against its floor: that one for steps 0 to 8, which compute one sine
+    // and cosine per pair, and for steps 9 and 10 the higher of their own floors, below.
+    let mut against_floors: Vec<(f64, Option<f64>)> = STEPS
+        .iter()
+        .zip(&times)
+        .filter(|(s, _)| s.groups.is_none())
+        .map(|(_, &ms)| (ms, floor.ms))
+        .collect();
     // ANCHOR_END: table
 
     // ANCHOR: counted
@@ -435,8 +451,8 @@ fn main() {
             sfu_floor(&ctx, 2.0 * sincos, pairs),
             fp32_floor(&ctx, fp32, pairs),
         ];
-        for (_, line) in floors.iter().flatten() {
-            println!("  {line}");
+        for f in &floors {
+            println!("  {}", f.line);
         }
         if let Some(tables) = groups.table_sincos_per_visibility(side) {
             println!(
@@ -445,14 +461,18 @@ fn main() {
                 tables as f64 / n_px as f64
             );
         }
-        let highest = floors.iter().flatten().map(|f| f.0).fold(0.0, f64::max);
-        if highest > 0.0 {
-            println!(
-                "  measured {}: {:.2} times the higher floor (this machine)",
-                fmt_ms(times[i]),
-                times[i] / highest
-            );
+        let highest = floors
+            .iter()
+            .try_fold(0.0, |high: f64, f| f.ms.map(|ms| high.max(ms)));
+        let measured = format!("  measured {}", fmt_ms(times[i]));
+        match highest {
+            Some(high) => println!(
+                "{measured}: {:.2} times the higher floor (this machine)",
+                times[i] / high
+            ),
+            None => println!("{}", no_floor(&measured, cc)),
         }
+        against_floors.push((times[i], highest));
     }
     println!(
         "the groups compute {} values for the {n_px} pixels (a group at side/2 cells \
@@ -465,14 +485,18 @@ fn main() {
     // ANCHOR: checks
     println!();
     println!("checks, over the peak: the largest difference from the float64 reference on the");
-    println!("sampled pixels and from the previous step's whole image, and the distance from 1 of");
-    println!("the point source's pixel ({POINT_VIS} visibilities); each must be within the bound");
-    println!("step  vs float64 CPU  vs previous step  point source");
+    println!(
+        "sampled pixels and from the previous step's whole image, and the worst distance from 1"
+    );
+    println!(
+        "of four point sources, one per quadrant ({POINT_VIS} visibilities); each within the bound"
+    );
+    println!("step  vs float64 CPU  vs previous step  point sources");
     for (i, e_ref, e_prev, e_point, bound) in checks {
         let ok = e_ref <= bound && e_prev.is_none_or(|e| e <= bound) && e_point <= bound;
         let prev = e_prev.map_or("-".to_string(), |e| format!("{e:.1e}"));
         println!(
-            "{i:>4}  {e_ref:>14.1e}  {prev:>16}  {e_point:>12.1e}, bound {bound:.0e}: {}",
+            "{i:>4}  {e_ref:>14.1e}  {prev:>16}  {e_point:>13.1e}, bound {bound:.0e}: {}",
             verdict(ok)
         );
     }
@@ -488,6 +512,7 @@ fn main() {
         "the brightest source is at ({bright_col}, {bright_row}); within one pixel of it: {}",
         verdict(near)
     );
+    println!("{}", floor_verdict(&against_floors));
     save_picture(&last, side);
     // ANCHOR_END: checks
 }

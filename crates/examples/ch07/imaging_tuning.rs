@@ -3,18 +3,18 @@
 //! 10 runs after one warm-up run) beside its registers per thread, the blocks an SM can hold,
 //! and how evenly the blocks spread over the SMs. Every image is checked against one image.
 use course::compare::{largest_difference_f32, within_bound};
-use course::floor::sfu_floor;
+use course::floor::{compute_capability, floor_verdict, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::imaging::sky::{observe, upload};
 use course::kernel::{function, load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
-use course::sky::{observe, upload};
 use course::timing::{fmt_ms, time_gpu};
 
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(
         "Times step 7's imaging kernel for several pixels per thread and block sizes, and steps 6 and 8 for several pixels per thread.",
-        course::sky::image_args,
+        course::imaging::sky::image_args,
     );
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -25,10 +25,9 @@ fn main() {
     let d = upload(&stream, &obs, side, |x| x as f32);
     let n_px = side * side;
     let pairs = (n_px * n_vis) as f64;
+    // Every kernel of the sweep takes one sine and cosine per pair.
     let floor = sfu_floor(&ctx, 2.0, pairs);
-    if let Some((_, line)) = &floor {
-        println!("{line}");
-    }
+    println!("{}", floor.line);
     let sms = ctx
         .attribute(
             cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -52,6 +51,7 @@ fn main() {
         variants.push((format!("image_shuffle_{k}"), k, 256));
     }
     let (mut reference, mut worst, mut fastest) = (Vec::new(), 0.0f64, (f64::MAX, String::new()));
+    let mut against_floor = Vec::new();
     for (name, k, t) in &variants {
         let kernel = function(&module, name);
         if !name.starts_with("image_shuffle") {
@@ -76,6 +76,7 @@ fn main() {
         if difference.is_nan() || difference > worst {
             worst = difference; // f64::max would drop a NaN
         }
+        against_floor.push((time.median_ms, floor.ms));
         if name.starts_with("image_fma") && time.median_ms < fastest.0 {
             fastest = (time.median_ms, format!("K = {k}, T = {t}"));
         }
@@ -92,12 +93,17 @@ fn main() {
         1e-4,
     );
     println!("{line}");
-    let over_floor = floor.map_or(String::new(), |(ms, _)| {
-        format!(", {:.2} times the special-function floor", fastest.0 / ms)
-    });
-    println!(
-        "fastest step 7 kernel: {}, {}{over_floor} (this machine)",
+    println!("{}", floor_verdict(&against_floor));
+    let kernel = format!(
+        "fastest step 7 kernel: {}, {}",
         fastest.1,
         fmt_ms(fastest.0)
     );
+    match floor.ms {
+        Some(ms) => println!(
+            "{kernel}, {:.2} times the special-function floor (this machine)",
+            fastest.0 / ms
+        ),
+        None => println!("{}", no_floor(&kernel, compute_capability(&ctx))),
+    }
 }

@@ -3,8 +3,8 @@
 //! phase is not linear along a row, so a per-pixel recurrence drifts; and four mirrored pixels
 //! can share three sine-cosine pairs instead of needing four.
 use course::compare::{verdict, within_bound};
+use course::imaging::sky::{direction_of, n_minus_one, observe};
 use course::random::Rng;
-use course::sky::{direction_of, n_minus_one, observe};
 use num_complex::Complex64;
 use rayon::prelude::*;
 use std::f64::consts::TAU;

@@ -4,8 +4,8 @@
 use std::io::Write;
 
 use course::gpu::OrExit;
+use course::imaging::sky::{observe, pixels};
 use course::plot::grey_image_svg;
-use course::sky::{observe, pixels};
 use num_complex::Complex64;
 use rayon::prelude::*;
 

@@ -1,21 +1,21 @@
 //! The small library every program of the book shares: finding the GPU, compiling and
 //! loading kernels, timing, comparing results, reading arguments, describing the machine,
-//! stopping with one sentence and drawing plots. Each module does one of those things.
+//! stopping with one sentence and drawing plots. Each module does one of those things; chapter
+//! 7's imaging domain (the sky, its pixels, the groups of mirrored pixels) lives apart, in
+//! [`imaging`].
 
 pub mod cli;
 pub mod compare;
 pub mod exit;
 pub mod floor;
 pub mod gpu;
+pub mod imaging;
 pub mod kernel;
 pub mod machine;
-pub mod mirrors;
 pub mod plot;
 pub mod png;
 pub mod poison;
 pub mod ptx;
 pub mod random;
-pub mod rectangle;
 pub mod sanitizer;
-pub mod sky;
 pub mod timing;

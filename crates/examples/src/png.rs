@@ -1,6 +1,6 @@
 //! Images as PNG files: an image's brightness, stretched by a square root, in a colour map
 //! that runs from black through purple and orange to pale yellow (like matplotlib's inferno).
-//! The values are in the order of [`crate::sky::pixels`]: row by row, row 0 at the bottom
+//! The values are in the order of [`crate::imaging::sky::pixels`]: row by row, row 0 at the bottom
 //! (smallest m), so the picture has north up as the sky does.
 //!
 //! Each file carries a note, a PNG text chunk, saying what drew it: the book's figure test

@@ -39,6 +39,8 @@ fn gpu_count() -> i32 {
 
 /// Numbers the output comparisons masked, over all cases.
 static MASKED: AtomicUsize = AtomicUsize::new(0);
+/// Lines accepted as not known (no floor known for this GPU), over all cases.
+static NOT_KNOWN: AtomicUsize = AtomicUsize::new(0);
 
 fn output_trial(path: PathBuf, root: &Path) -> Trial {
     let case = match Case::read(&path, root) {
@@ -49,6 +51,15 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
         }
     };
     Trial::ignorable_test(format!("output::{}", case.name), move || {
+        // A GPU case whose file holds only its command line (an edge size, say) waits for the
+        // GPU check to record it: skipped, never passed.
+        if case.gpu && case.expected.trim().is_empty() {
+            let why = format!(
+                "{} holds only its command line; the GPU check records it",
+                case.name
+            );
+            return Ok(Completion::ignored_with(Missing::Recording.skip(&why)?));
+        }
         let run = case.run(&bin_dir(), &[])?;
         if run.skipped_for_no_gpu() {
             if !case.gpu {
@@ -80,13 +91,69 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             ))
         })?;
         MASKED.fetch_add(compared.masked, Ordering::Relaxed);
+        NOT_KNOWN.fetch_add(compared.not_known, Ordering::Relaxed);
         // One test at a time, so this lands on the test's own line, before its `ok`.
         print!(
-            "{} masked, {} within a bound: ",
-            compared.masked, compared.within_bound
+            "{} masked, {} within a bound{}: ",
+            compared.masked,
+            compared.within_bound,
+            not_known_note(compared.not_known)
         );
         Ok(Completion::Completed)
     })
+}
+
+/// `, N not known (no floor for this GPU)` when a comparison accepted such lines, else nothing.
+fn not_known_note(lines: usize) -> String {
+    match lines {
+        0 => String::new(),
+        n => format!(", {n} not known (no floor for this GPU)"),
+    }
+}
+
+/// A case recorded with the floors pretending a GPU that their table lacks
+/// (`NAME-unknown-gpu.gpu.txt`, whose command sets `COURSE_COMPUTE_CAPABILITY`) must pass
+/// against the book's recording of `NAME.gpu.txt` by the checker's rules, with its floor lines
+/// counted as not known: what a learner's GPU prints where no floor is known is accepted, but
+/// never as a pass. Until the GPU check has recorded it, the file holds only its command line,
+/// and the trial is skipped, not passed.
+fn unknown_gpu_trial(path: PathBuf, root: &Path) -> Option<Trial> {
+    let case = Case::read(&path, root).ok().filter(|c| c.gpu)?;
+    let book_name = case.name.strip_suffix("-unknown-gpu")?.to_string();
+    let book_path = root.join(format!("{book_name}.gpu.txt"));
+    let root = root.to_path_buf();
+    Some(Trial::ignorable_test(
+        format!("unknown-gpu::{}", case.name),
+        move || {
+            if case.expected.trim().is_empty() {
+                let why = format!(
+                    "{} holds only its command line; the GPU check records it",
+                    case.name
+                );
+                return Ok(Completion::ignored_with(Missing::Recording.skip(&why)?));
+            }
+            let book = Case::read(&book_path, &root)?;
+            let compared = compare(&book.expected, &case.expected)
+                .map_err(|why| format!("{} against {book_name}: {why}", case.name))?;
+            let said = case
+                .expected
+                .lines()
+                .filter(|l| l.contains(checker::compare::NO_FLOOR))
+                .count();
+            if said == 0 || compared.not_known < said {
+                return Err(format!(
+                    "{}: {said} lines say `{}`, and {} were counted as not known; \
+                     the recording must be of a GPU without a floor",
+                    case.name,
+                    checker::compare::NO_FLOOR,
+                    compared.not_known
+                )
+                .into());
+            }
+            print!("{} not known: ", compared.not_known);
+            Ok(Completion::Completed)
+        },
+    ))
 }
 
 /// The same program on a fresh seed: the book's verdicts must hold on any input.
@@ -272,7 +339,7 @@ fn gpu_mutant_trial(patch: PathBuf, root: &Path) -> Trial {
         .to_string_lossy()
         .into_owned();
     let root = root.to_path_buf();
-    Trial::test(format!("gpu-mutant::{name}"), move || {
+    Trial::ignorable_test(format!("gpu-mutant::{name}"), move || {
         let text = std::fs::read_to_string(&patch).map_err(|e| e.to_string())?;
         let m = checker::mutants::parse(&name, &text, Path::new(""))?;
         let case = find_cases(&root)
@@ -280,10 +347,17 @@ fn gpu_mutant_trial(patch: PathBuf, root: &Path) -> Trial {
             .filter_map(|p| Case::read(p, &root).ok())
             .find(|c| c.name == m.case && c.gpu)
             .ok_or_else(|| format!("{name}: no GPU case `{}`", m.case))?;
+        if case.expected.trim().is_empty() {
+            let why = format!(
+                "{name} aims at {}, which holds only its command line",
+                m.case
+            );
+            return Ok(Completion::ignored_with(Missing::Recording.skip(&why)?));
+        }
         if !case.expected.lines().any(|l| l.contains(&m.expect)) {
             return Err(format!("{name}: no line of {} holds `{}`", m.case, m.expect).into());
         }
-        Ok(())
+        Ok(Completion::Completed)
     })
 }
 
@@ -298,6 +372,8 @@ fn main() {
         .collect();
     let paths = find_cases(root);
     trials.extend(paths.into_iter().filter_map(|p| fresh_seed_trial(p, root)));
+    let paths = find_cases(root);
+    trials.extend(paths.into_iter().filter_map(|p| unknown_gpu_trial(p, root)));
     match programs(root) {
         Ok(bins) => trials.extend(bins.into_iter().map(command_line_trial)),
         Err(e) => trials.push(Trial::test(
@@ -316,6 +392,12 @@ fn main() {
         "The output comparisons masked {} numbers (times, rates, and lines marked `(varies)` or `(this machine)`); every other number was compared.",
         MASKED.load(Ordering::Relaxed)
     );
+    let not_known = NOT_KNOWN.load(Ordering::Relaxed);
+    if not_known > 0 {
+        println!(
+            "{not_known} lines were accepted as not known, not passed: this GPU has no floor in course::floor's table."
+        );
+    }
     protocol::report_skipped(conclusion.num_ignored, "output tests");
     conclusion.exit();
 }

@@ -32,21 +32,78 @@ pub const FIGURES_VAR: &str = "COURSE_FIGURES";
 /// found there is compiled instead of the copy embedded in the program (`course::kernel`).
 pub const KERNELS_VAR: &str = "COURSE_KERNELS";
 
-/// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`.
+/// Set (to `MAJOR.MINOR`) by a case or a learner: the floors of `course::floor` are looked up
+/// for that compute capability instead of the device's (`99.0`: a GPU their table lacks).
+pub const COMPUTE_CAPABILITY_VAR: &str = "COURSE_COMPUTE_CAPABILITY";
+
+/// What a floor line says, after its label and `: `, on a GPU that `course::floor`'s table does
+/// not list; the checker accepts such a line as not known (`checker::compare::not_known`).
+pub const NO_FLOOR: &str = "no floor known for this GPU";
+
+/// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`; settings
+/// of the environment, `NAME=VALUE` words, may come between the `$ ` and `cargo`.
 pub const COMMAND_PREFIX: &str = "$ cargo run --release --bin ";
 
-/// The program and arguments of an expected-output file's command line.
-pub fn parse_command(line: &str) -> Result<(String, Vec<String>), String> {
-    let rest = line.strip_prefix(COMMAND_PREFIX).ok_or_else(|| {
-        format!("the first line must be `{COMMAND_PREFIX}NAME [-- ARGS]`, not `{line}`")
-    })?;
+/// An expected-output file's command line, read.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CaseCommand {
+    /// The environment the program runs with, in the line's order:
+    /// `$ COURSE_COMPUTE_CAPABILITY=99.0 cargo run ...` sets one variable.
+    pub env: Vec<(String, String)>,
+    pub bin: String,
+    pub args: Vec<String>,
+}
+
+impl CaseCommand {
+    /// The line as the book shows it: `$ [NAME=VALUE ...] cargo run --release --bin BIN [-- ARGS]`.
+    pub fn line(&self) -> String {
+        let env: String = self
+            .env
+            .iter()
+            .map(|(name, value)| format!("{name}={value} "))
+            .collect();
+        let mut line = format!("$ {env}{}{}", &COMMAND_PREFIX[2..], self.bin);
+        if !self.args.is_empty() {
+            line.push_str(" -- ");
+            line.push_str(&self.args.join(" "));
+        }
+        line
+    }
+}
+
+/// An expected-output file's command line: `$ [NAME=VALUE ...] cargo run --release --bin BIN
+/// [-- ARGS]`. NAME is a variable's name (letters, digits and `_`, not starting with a digit)
+/// and VALUE holds no space.
+pub fn parse_case_command(line: &str) -> Result<CaseCommand, String> {
+    let wrong = || format!("the first line must be `{COMMAND_PREFIX}NAME [-- ARGS]`, not `{line}`");
+    let mut rest = line.strip_prefix("$ ").ok_or_else(wrong)?;
+    let mut env = Vec::new();
+    while !rest.starts_with("cargo ") {
+        let (word, after) = rest.split_once(' ').ok_or_else(wrong)?;
+        let (name, value) = word.split_once('=').ok_or_else(wrong)?;
+        let is_name = name.starts_with(|c: char| c.is_ascii_alphabetic() || c == '_')
+            && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_');
+        if !is_name {
+            return Err(format!("`{word}` in `{line}` is not a setting NAME=VALUE"));
+        }
+        env.push((name.to_string(), value.to_string()));
+        rest = after.trim_start();
+    }
+    let rest = rest.strip_prefix(&COMMAND_PREFIX[2..]).ok_or_else(wrong)?;
     let mut words = rest.split_whitespace();
     let bin = words.next().unwrap_or_default().to_string();
-    match words.next() {
-        None => Ok((bin, Vec::new())),
-        Some("--") => Ok((bin, words.map(String::from).collect())),
-        Some(other) => Err(format!("unknown word `{other}` in the command")),
-    }
+    let args = match words.next() {
+        None => Vec::new(),
+        Some("--") => words.map(String::from).collect(),
+        Some(other) => return Err(format!("unknown word `{other}` in the command")),
+    };
+    Ok(CaseCommand { env, bin, args })
+}
+
+/// The program and arguments of an expected-output file's command line (the settings of the
+/// environment it may name are in [`parse_case_command`]'s answer).
+pub fn parse_command(line: &str) -> Result<(String, Vec<String>), String> {
+    parse_case_command(line).map(|c| (c.bin, c.args))
 }
 
 /// Every file under `root` (in every folder below it) whose name ends in `.extension`, sorted:
@@ -165,6 +222,9 @@ pub enum Missing {
     /// The GPU check: what a GPU program drew is recorded there (`gpu-check`), never by
     /// `cargo test`, so it is skipped on every machine.
     GpuCheck,
+    /// A recording of a GPU case: its file holds only the command line until the GPU check
+    /// records what the program prints.
+    Recording,
 }
 
 impl Missing {
@@ -176,6 +236,7 @@ impl Missing {
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
+            Missing::Recording => "not recorded yet",
         }
     }
 

@@ -59,8 +59,13 @@ fn main() {
             let c = compare(&case.expected, &run.printed)
                 .map_err(|why| format!("{why}\n--- the run printed ---\n{}", run.printed))?;
             let mut said = format!(
-                "ok ({} masked, {} within a bound)",
-                c.masked, c.within_bound
+                "ok ({} masked, {} within a bound{})",
+                c.masked,
+                c.within_bound,
+                match c.not_known {
+                    0 => String::new(),
+                    n => format!(", {n} not known: no floor for this GPU"),
+                }
             );
             if fresh && let Some((seed, n)) = case.check_fresh_seed(&bin_dir)? {
                 said.push_str(&format!("; seed {seed}: {n} verdicts hold"));

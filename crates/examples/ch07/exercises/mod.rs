@@ -6,11 +6,12 @@
 use std::sync::OnceLock;
 
 use course::gpu::alloc_poisoned;
+use course::imaging::rectangle::{self, Rectangle};
+use course::imaging::sky::{observe, upload};
+use course::imaging::upload_quadrant;
 use course::kernel::{KernelFile, arch_of, compile, compile_with};
 use course::kernel_file;
 use course::random::Rng;
-use course::rectangle::{self, Rectangle};
-use course::sky::{observe, upload};
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda};
 
@@ -103,7 +104,7 @@ fn check_rectangle(gpu: &Gpu, seed: u64) -> Result<(), String> {
     for (width, height) in RECTANGLES {
         let rect = Rectangle { width, height };
         let d = cuda(rectangle::upload(s, &obs, rect), "copy the data to the GPU")?;
-        let q = cuda(rectangle::upload_quadrant(s, rect), "copy the quadrant")?;
+        let q = cuda(upload_quadrant(s, rect), "copy the quadrant")?;
         let mut parts = alloc_poisoned::<[f32; 2]>(s, 4 * rect.groups());
         let mut img = alloc_poisoned::<[f32; 2]>(s, rect.pixels());
         let launched = rectangle::launch_groups(s, &groups, &q, &d, &mut parts);

@@ -3,10 +3,10 @@
 //!
 //! The rule: pixels are square, `cell = FIELD / max(width, height)`, so that the longer side
 //! spans the field as a square image's side does, and pixel (col, row) lies at
-//! l = (col − width/2)·cell, m = (row − height/2)·cell. Its group is named by the offsets
-//! (a, b) = (|col − width/2|, |row − height/2|), numbered `b · (width/2 + 1) + a`, and the pixel
-//! is one of the group's four images, numbered in the kernels' order (+l, +m), (−l, +m),
-//! (+l, −m), (−l, −m).
+//! l = (col − width/2)·cell, m = (row − height/2)·cell; a square image of the chapter is the
+//! rectangle of equal sides. Which group and which of its four images a pixel is, the kernels
+//! alone decide (`image_place_rectangle`, `image_place_groups`); the tests below evaluate those
+//! kernels' own index lines against the host's tables.
 
 use std::sync::Arc;
 
@@ -16,7 +16,8 @@ use cudarc::driver::{
 use num_complex::Complex64;
 use rayon::prelude::*;
 
-use crate::sky::{FIELD, Observation, OnGpu, n_minus_one};
+use super::Quadrant;
+use super::sky::{FIELD, Observation, OnGpu, n_minus_one};
 
 /// Threads per block of `image_rectangle`: the file's `TILE`, one visibility per thread.
 pub const TILE: u32 = 256;
@@ -28,6 +29,14 @@ pub struct Rectangle {
 }
 
 impl Rectangle {
+    /// A `side` × `side` image: the chapter's square.
+    pub const fn square(side: usize) -> Rectangle {
+        Rectangle {
+            width: side,
+            height: side,
+        }
+    }
+
     pub fn cell(self) -> f64 {
         FIELD / self.width.max(self.height) as f64
     }
@@ -54,14 +63,6 @@ impl Rectangle {
     pub fn direction_of(self, (col, row): (usize, usize)) -> (f64, f64) {
         let coord = |i: usize, side: usize| (i as f64 - (side / 2) as f64) * self.cell();
         (coord(col, self.width), coord(row, self.height))
-    }
-
-    /// The group and the image (0 to 3) whose sum is pixel (col, row)'s.
-    pub fn group_of(self, (col, row): (usize, usize)) -> (usize, usize) {
-        let (ca, cb) = (self.width / 2, self.height / 2);
-        let (a, b) = (col.abs_diff(ca), row.abs_diff(cb));
-        let image = usize::from(col < ca) + 2 * usize::from(row < cb);
-        (b * self.column_offsets() + a, image)
     }
 
     /// What the kernels read, in f64: l for each column offset, m for each row offset and n′
@@ -112,56 +113,14 @@ impl Rectangle {
     }
 }
 
-/// The quadrant on the GPU, in f32, with the image's size as the kernels take it.
-pub struct Quadrant {
-    pub ls: CudaSlice<f32>,
-    pub ms: CudaSlice<f32>,
-    pub ns: CudaSlice<f32>,
-    pub width: i32,
-    pub height: i32,
-}
-
-fn send(stream: &Arc<CudaStream>, xs: &[f64]) -> Result<CudaSlice<f32>, DriverError> {
-    stream.clone_htod(&xs.iter().map(|&x| x as f32).collect::<Vec<f32>>())
-}
-
-/// Sides up to 4096 pixels, whose counts fit the kernels' `int`s.
-fn int(count: usize) -> i32 {
-    i32::try_from(count).expect("a count that fits an int")
-}
-
-pub fn upload_quadrant(stream: &Arc<CudaStream>, rect: Rectangle) -> Result<Quadrant, DriverError> {
-    let (ls, ms, ns) = rect.quadrant();
-    Ok(Quadrant {
-        ls: send(stream, &ls)?,
-        ms: send(stream, &ms)?,
-        ns: send(stream, &ns)?,
-        width: int(rect.width),
-        height: int(rect.height),
-    })
-}
-
 /// `obs` and every pixel of `rect` in f32, in the form the one-pixel-per-thread kernels of
-/// `kernels/ch07-imaging.cu` take ([`crate::sky::upload`] does this for a square).
+/// `kernels/ch07-imaging.cu` take ([`super::sky::upload`] does this for a square).
 pub fn upload(
     stream: &Arc<CudaStream>,
     obs: &Observation,
     rect: Rectangle,
 ) -> Result<OnGpu<f32>, DriverError> {
-    let (ls, ms, ns) = rect.pixel_directions();
-    let vis: Vec<[f32; 2]> = obs.vis.iter().map(|z| [z.re as f32, z.im as f32]).collect();
-    Ok(OnGpu {
-        ls: send(stream, &ls)?,
-        ms: send(stream, &ms)?,
-        ns: send(stream, &ns)?,
-        n_px: int(rect.pixels()),
-        us: send(stream, &obs.u)?,
-        vs: send(stream, &obs.v)?,
-        ws: send(stream, &obs.w)?,
-        vis: stream.clone_htod(&vis)?,
-        n_vis: int(obs.vis.len()),
-        inv_n: 1.0 / obs.vis.len() as f32,
-    })
+    super::upload_pixels(stream, obs, rect.pixel_directions(), |x| x as f32)
 }
 
 fn blocks_of_256(threads: usize) -> LaunchConfig {
@@ -180,7 +139,7 @@ pub fn launch_groups(
     d: &OnGpu<f32>,
     parts: &mut CudaSlice<[f32; 2]>,
 ) -> Result<(), DriverError> {
-    let groups = (q.width as usize / 2 + 1) * (q.height as usize / 2 + 1);
+    let groups = q.rect().groups();
     let mut launch = stream.launch_builder(kernel);
     launch
         .arg(&q.ls)
@@ -207,7 +166,7 @@ pub fn launch_place(
     inv_n: f32,
     img: &mut CudaSlice<[f32; 2]>,
 ) -> Result<(), DriverError> {
-    let pixels = q.width as usize * q.height as usize;
+    let pixels = q.rect().pixels();
     let mut launch = stream.launch_builder(kernel);
     launch
         .arg(parts)
@@ -220,36 +179,107 @@ pub fn launch_place(
 
 #[cfg(test)]
 mod tests {
+    use super::super::kernel_text::{Env, anchor, declarations, index_of};
     use super::*;
 
     const SIZES: [(usize, usize); 5] = [(7, 4), (8, 5), (6, 9), (5, 11), (12, 10)];
 
-    /// No two pixels share a (group, image), and each pixel's image has its own direction:
-    /// (±l, ±m) from the quadrant, with the group's n′ bit for bit.
+    /// Check the mapping of `place` (a kernel's index lines, pixel p to its entry of `parts`)
+    /// and of `group` (the entry's group to its offsets a, b, given the names a group's thread
+    /// knows) against the host's tables: no two pixels share an entry, every group lies within
+    /// the `rect.groups()` the launch and the buffer are sized for, and each pixel's entry is
+    /// the image whose (±l, ±m) from [`Rectangle::quadrant`] is the pixel's direction, with the
+    /// group's n′ bit for bit.
+    fn check_mapping(
+        rect: Rectangle,
+        place: &str,
+        group: &str,
+        names: impl Fn(usize) -> Env,
+        parts: usize,
+    ) {
+        let (ls, ms, ns) = rect.quadrant();
+        let (w, h) = (rect.width, rect.height);
+        let mut seen = std::collections::HashSet::new();
+        for p in 0..rect.pixels() {
+            let (col, row) = (p % w, p / w);
+            let mut env = names(p);
+            env.insert("p".into(), p as i64);
+            declarations(place, &mut env);
+            let entry = usize::try_from(index_of(place, "parts", &env)).expect("an entry");
+            assert!(entry < 4 * parts, "{w}x{h}: ({col}, {row}) past the parts");
+            let (g, image) = (entry / 4, entry % 4);
+            assert!(g < rect.groups(), "{w}x{h}: ({col}, {row}) past the groups");
+            assert!(seen.insert(entry), "{w}x{h}: ({col}, {row}) repeats");
+            let mut env = names(g);
+            declarations(group, &mut env);
+            let (a, b) = (env["a"] as usize, env["b"] as usize);
+            let sign = |minus: bool| if minus { -1.0 } else { 1.0 };
+            let l = sign(image % 2 == 1) * ls[a];
+            let m = sign(image / 2 == 1) * ms[b];
+            let (pl, pm) = rect.direction_of((col, row));
+            assert_eq!((l, m), (pl, pm), "{w}x{h}: ({col}, {row})");
+            assert_eq!(ns[g].to_bits(), n_minus_one(pl, pm).to_bits());
+        }
+    }
+
+    /// `image_place_rectangle` maps each pixel to one image of one group, and `image_rectangle`
+    /// gives that group the offsets whose directions are the pixel's, read from the kernel file.
     #[test]
     fn every_pixel_is_one_image_of_one_group() {
+        let file = crate::kernel_file!("ch07-imaging-rectangle.cu");
+        let (place, group) = (
+            anchor(&file.source, "place"),
+            anchor(&file.source, "groups"),
+        );
         for (width, height) in SIZES {
             let rect = Rectangle { width, height };
-            let (ls, ms, ns) = rect.quadrant();
-            let mut seen = std::collections::HashSet::new();
-            for row in 0..height {
-                for col in 0..width {
-                    let (g, image) = rect.group_of((col, row));
-                    assert!(g < rect.groups() && image < 4);
-                    assert!(
-                        seen.insert((g, image)),
-                        "{width}x{height}: ({col}, {row}) repeats"
-                    );
-                    let (a, b) = (g % rect.column_offsets(), g / rect.column_offsets());
-                    let sign = |minus: bool| if minus { -1.0 } else { 1.0 };
-                    let l = sign(image % 2 == 1) * ls[a];
-                    let m = sign(image / 2 == 1) * ms[b];
-                    let (pl, pm) = rect.direction_of((col, row));
-                    assert_eq!((l, m), (pl, pm), "{width}x{height}: ({col}, {row})");
-                    assert_eq!(ns[g].to_bits(), n_minus_one(pl, pm).to_bits());
-                }
-            }
-            assert_eq!(seen.len(), rect.pixels());
+            // The names the kernels' lines read: the image's size and a thread's indices
+            // (group g is thread g of the one-dimensional launch, in blocks of TILE).
+            let names = |g: usize| {
+                Env::from([
+                    ("width".into(), width as i64),
+                    ("height".into(), height as i64),
+                    ("TILE".into(), i64::from(TILE)),
+                    ("blockIdx.x".into(), (g / TILE as usize) as i64),
+                    ("blockDim.x".into(), i64::from(TILE)),
+                    ("threadIdx.x".into(), (g % TILE as usize) as i64),
+                ])
+            };
+            check_mapping(rect, place, group, names, rect.groups());
+            let launched = blocks_of_256(rect.groups()).grid_dim.0 as usize * 256;
+            assert!(
+                launched >= rect.groups(),
+                "{width}x{height}: groups left out"
+            );
+        }
+    }
+
+    /// The same for a square, with the kernels of steps 9 and 10: `image_place_groups` and
+    /// `image_mirrors` (one part: the first part's entries).
+    #[test]
+    fn every_pixel_of_a_square_is_one_image_of_one_group() {
+        let file = crate::kernel_file!("ch07-imaging-mirrors.cu");
+        let (place, group) = (
+            anchor(&file.source, "place"),
+            anchor(&file.source, "mirrors"),
+        );
+        for side in [7, 8, 9, 12] {
+            let rect = Rectangle::square(side);
+            let names = |g: usize| {
+                Env::from([
+                    ("side".into(), side as i64),
+                    ("part".into(), 0),
+                    ("TILE".into(), 256),
+                    ("blockIdx.x".into(), (g / 256) as i64),
+                    ("blockDim.x".into(), 256),
+                    ("threadIdx.x".into(), (g % 256) as i64),
+                ])
+            };
+            check_mapping(rect, place, group, names, rect.groups());
+            assert_eq!(
+                rect.groups(),
+                super::super::mirrors::values_computed(side) / 4
+            );
         }
     }
 
@@ -260,18 +290,6 @@ mod tests {
             let rect = Rectangle { width, height };
             assert_eq!(rect.direction_of((width / 2, height / 2)), (0.0, 0.0));
             assert!((rect.cell() * width.max(height) as f64 - FIELD).abs() < 1e-15);
-        }
-    }
-
-    /// A square is chapter 7's square image, bit for bit.
-    #[test]
-    fn a_square_is_the_chapters_image() {
-        for side in [7, 8] {
-            let rect = Rectangle {
-                width: side,
-                height: side,
-            };
-            assert_eq!(rect.pixel_directions(), crate::sky::pixels(side));
         }
     }
 }

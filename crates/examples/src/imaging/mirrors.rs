@@ -8,8 +8,9 @@ use cudarc::driver::{
     CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
 };
 
+use super::Quadrant;
+use super::sky::OnGpu;
 use crate::gpu::OrExit;
-use crate::sky::{OnGpu, direction_of, n_minus_one};
 
 /// The kernel file's TILE (image_mirrors: threads per block and visibilities per tile), THREADS
 /// (image_tables_G: threads per block) and COLUMNS (image_tables_G: columns of groups per block,
@@ -65,48 +66,6 @@ pub fn offsets(side: usize) -> usize {
 /// How many pixel values the groups compute (four each), of which `side²` are on the image.
 pub fn values_computed(side: usize) -> usize {
     4 * offsets(side) * offsets(side)
-}
-
-/// l for each column offset, m for each row offset and n′ for each group, as the kernels read
-/// them: the same numbers as [`crate::sky::pixels`] gives the pixels at +a and +b cells, in f32.
-/// The offset `side / 2` of an even side is off the image on the plus side; its numbers are
-/// still those of `+side/2` cells, the mirror of the pixel that is there.
-pub struct Quadrant {
-    pub ls: CudaSlice<f32>,
-    pub ms: CudaSlice<f32>,
-    pub ns: CudaSlice<f32>,
-    pub side: i32,
-}
-
-/// The quadrant's numbers computed in f64 on the CPU: (l per offset, n′ per group).
-pub fn quadrant_f64(side: usize) -> (Vec<f64>, Vec<f64>) {
-    let n = offsets(side);
-    let centre = side / 2;
-    let ls: Vec<f64> = (0..n)
-        .map(|a| direction_of(side, (centre + a, 0)).0)
-        .collect();
-    let mut ns = Vec::with_capacity(n * n);
-    for b in 0..n {
-        for a in 0..n {
-            ns.push(n_minus_one(ls[a], ls[b]));
-        }
-    }
-    (ls, ns)
-}
-
-pub fn upload_quadrant(stream: &Arc<CudaStream>, side: usize) -> Quadrant {
-    let (ls, ns) = quadrant_f64(side);
-    let send = |xs: &[f64]| {
-        stream
-            .clone_htod(&xs.iter().map(|&x| x as f32).collect::<Vec<f32>>())
-            .or_exit("copy the quadrant's directions to the GPU")
-    };
-    Quadrant {
-        ls: send(&ls),
-        ms: send(&ls),
-        ns: send(&ns),
-        side: i32::try_from(side).unwrap_or(i32::MAX),
-    }
 }
 
 /// How a kernel of the file is launched: `image_mirrors` with one group per thread, or an
@@ -202,7 +161,8 @@ pub fn launch(
     img: &mut CudaSlice<[f32; 2]>,
 ) {
     let mut launch = stream.launch_builder(kernel);
-    launch.arg(&q.ls).arg(&q.ms).arg(&q.ns).arg(&q.side);
+    assert_eq!(q.width, q.height, "steps 9 and 10 image a square");
+    launch.arg(&q.ls).arg(&q.ms).arg(&q.ns).arg(&q.width);
     launch
         .arg(&d.us)
         .arg(&d.vs)
@@ -210,15 +170,15 @@ pub fn launch(
         .arg(&d.vis)
         .arg(&d.n_vis);
     launch.arg(&mut *parts);
-    unsafe { launch.launch(shape.config(q.side as usize)) }.or_exit_launching(kernel);
+    unsafe { launch.launch(shape.config(q.width as usize)) }.or_exit_launching(kernel);
 
-    let pixels = (q.side as u32).pow(2);
+    let pixels = (q.width as u32).pow(2);
     let n_parts = shape.parts() as i32;
     let mut launch = stream.launch_builder(place);
     launch
         .arg(&*parts)
         .arg(&n_parts)
-        .arg(&q.side)
+        .arg(&q.width)
         .arg(&d.inv_n)
         .arg(img);
     let config = LaunchConfig {
@@ -233,11 +193,14 @@ pub fn launch(
 mod tests {
     use super::*;
 
+    /// A square's quadrant (what steps 9 and 10 read) holds the directions of the pixels at
+    /// +a columns and +b rows from the centre, bit for bit, and ms is ls.
     #[test]
     fn the_quadrant_matches_the_pixels() {
         for side in [7, 8, 700, 701] {
-            let (ls, ns) = quadrant_f64(side);
-            let (pl, _, pn) = crate::sky::pixels(side);
+            let (ls, ms, ns) = super::super::rectangle::Rectangle::square(side).quadrant();
+            assert_eq!(ls, ms);
+            let (pl, _, pn) = super::super::sky::pixels(side);
             let c = side / 2;
             for (a, &l) in ls.iter().enumerate().filter(|(a, _)| c + a < side) {
                 assert_eq!(l, pl[c + a]);

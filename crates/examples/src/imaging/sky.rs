@@ -11,6 +11,7 @@ use cudarc::driver::{
 };
 use num_complex::Complex64;
 
+use super::rectangle::Rectangle;
 use crate::gpu::OrExit;
 
 use crate::random::Rng;
@@ -226,25 +227,15 @@ pub fn image_args(args: &mut crate::cli::Args) -> (usize, usize, u64) {
 }
 
 /// The direction cosines `(l, m, n')` of every pixel of a `side` × `side` image of the field,
-/// row by row (`m` grows with the row, `l` with the column), pixel `side / 2` at the centre.
+/// row by row (`m` grows with the row, `l` with the column), pixel `side / 2` at the centre:
+/// the rule of [`Rectangle::pixel_directions`], for a square.
 pub fn pixels(side: usize) -> (Vec<f64>, Vec<f64>, Vec<f64>) {
-    let (mut ls, mut ms, mut ns) = (Vec::new(), Vec::new(), Vec::new());
-    for row in 0..side {
-        for col in 0..side {
-            let (l, m) = direction_of(side, (col, row));
-            ls.push(l);
-            ms.push(m);
-            ns.push(n_minus_one(l, m));
-        }
-    }
-    (ls, ms, ns)
+    Rectangle::square(side).pixel_directions()
 }
 
 /// The direction cosines `(l, m)` of pixel (column, row), exactly as [`pixels`] computes them.
-pub fn direction_of(side: usize, (col, row): (usize, usize)) -> (f64, f64) {
-    let cell = FIELD / side as f64;
-    let coord = |i: usize| (i as f64 - (side / 2) as f64) * cell;
-    (coord(col), coord(row))
+pub fn direction_of(side: usize, at: (usize, usize)) -> (f64, f64) {
+    Rectangle::square(side).direction_of(at)
 }
 
 /// The pixel (column, row) of a `side` × `side` image nearest to direction `(l, m)`.
@@ -278,36 +269,7 @@ pub fn upload<T: DeviceRepr + Copy>(
     side: usize,
     to: fn(f64) -> T,
 ) -> OnGpu<T> {
-    let send = |xs: &[f64]| {
-        stream
-            .clone_htod(&xs.iter().map(|&x| to(x)).collect::<Vec<T>>())
-            .or_exit("copy data to the GPU")
-    };
-    let (ls, ms, ns) = pixels(side);
-    let vis: Vec<[T; 2]> = obs.vis.iter().map(|z| [to(z.re), to(z.im)]).collect();
-    OnGpu {
-        ls: send(&ls),
-        ms: send(&ms),
-        ns: send(&ns),
-        n_px: index(side * side, "pixels"),
-        us: send(&obs.u),
-        vs: send(&obs.v),
-        ws: send(&obs.w),
-        vis: stream
-            .clone_htod(&vis)
-            .or_exit("copy the visibilities to the GPU"),
-        n_vis: index(obs.vis.len(), "visibilities"),
-        inv_n: to(1.0 / obs.vis.len() as f64),
-    }
-}
-
-/// A count as the kernels' `int`; one sentence and exit status 2 if it does not fit.
-fn index(count: usize, what: &str) -> i32 {
-    i32::try_from(count).unwrap_or_else(|_| {
-        crate::cli::fail(&format!(
-            "{count} {what} is more than the kernels' int indices hold"
-        ))
-    })
+    super::upload_pixels(stream, obs, pixels(side), to).or_exit("copy data to the GPU")
 }
 
 /// Threads per block of every imaging launch. The tiled kernels of `kernels/ch07-imaging.cu`
