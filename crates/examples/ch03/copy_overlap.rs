@@ -18,7 +18,8 @@ use course::random::Rng;
 use course::timing::{fmt_gb_per_s, fmt_ms};
 
 const CHUNKS: usize = 8;
-const CHUNK: usize = 1 << 24; // f32 values: 64 MiB
+/// f32 values per chunk by default: 64 MiB.
+const CHUNK: usize = 1 << 24;
 const TIMED: Option<CUevent_flags> = Some(CUevent_flags::CU_EVENT_DEFAULT);
 
 /// Where the host data lives.
@@ -38,7 +39,7 @@ struct Steps {
 fn main() {
     // Fewer rounds by default under compute-sanitizer: the overlap, not the arithmetic, is the
     // lesson. At least 10, so that Newton's iteration has converged from every input.
-    let (rounds, seed) = course::cli::parse(
+    let (rounds, chunk, seed) = course::cli::parse(
         "Sends 8 chunks through copy in, kernel and copy out, on one stream and on three.",
         |args| {
             let rounds = args.usize(
@@ -48,7 +49,9 @@ fn main() {
                 10,
                 100_000,
             );
-            (rounds as i32, args.seed())
+            // A chunk that is not a multiple of the block reaches the kernel's bounds test.
+            let chunk = args.usize("CHUNK", "the f32 values per chunk", CHUNK, 1, 1 << 26);
+            (rounds as i32, chunk, args.seed())
         },
     );
     let ctx = gpu_or_exit();
@@ -56,19 +59,23 @@ fn main() {
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
     let polish = kernel::function(&module, "polish");
     println!("seed {seed}");
-    let input = Rng::new(seed).vec_f32(CHUNKS * CHUNK, 0.5, 4.0);
-    println!(
-        "{CHUNKS} chunks of {} MiB: copy in, {rounds} rounds of work per value, copy out",
-        (CHUNK * 4) >> 20
-    );
+    let input = Rng::new(seed).vec_f32(CHUNKS * chunk, 0.5, 4.0);
+    let size = match (chunk * 4) % (1 << 20) {
+        0 => format!("{} MiB", (chunk * 4) >> 20),
+        _ => format!("{chunk} f32 values"),
+    };
+    println!("{CHUNKS} chunks of {size}: copy in, {rounds} rounds of work per value, copy out");
 
     let streams: Vec<Arc<CudaStream>> = (0..3)
         .map(|_| ctx.new_stream().or_exit("create a stream"))
         .collect();
     let mut buffers: Vec<CudaSlice<f32>> =
-        streams.iter().map(|s| alloc_poisoned(s, CHUNK)).collect();
+        streams.iter().map(|s| alloc_poisoned(s, chunk)).collect();
 
-    let mut pinned = Host::Pinned(pinned_chunks(&ctx, Some(&input)), pinned_chunks(&ctx, None));
+    let mut pinned = Host::Pinned(
+        pinned_chunks(&ctx, chunk, Some(&input)),
+        pinned_chunks(&ctx, chunk, None),
+    );
     let mut pageable = Host::Pageable(input.clone(), vec![f32::NAN; input.len()]);
     run(
         &polish,
@@ -96,17 +103,21 @@ fn main() {
     );
 }
 
-fn pinned_chunks(ctx: &Arc<CudaContext>, data: Option<&[f32]>) -> Vec<PinnedHostSlice<f32>> {
+fn pinned_chunks(
+    ctx: &Arc<CudaContext>,
+    chunk: usize,
+    data: Option<&[f32]>,
+) -> Vec<PinnedHostSlice<f32>> {
     (0..CHUNKS)
         .map(|c| {
-            let mut chunk = unsafe { ctx.alloc_pinned_with_flags::<f32>(CHUNK, 0) }
+            let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<f32>(chunk, 0) }
                 .or_exit("allocate pinned memory");
-            let slice = chunk.as_mut_slice().or_exit("reach pinned memory");
+            let slice = pinned.as_mut_slice().or_exit("reach pinned memory");
             match data {
-                Some(d) => slice.copy_from_slice(&d[c * CHUNK..(c + 1) * CHUNK]),
+                Some(d) => slice.copy_from_slice(&d[c * chunk..(c + 1) * chunk]),
                 None => slice.fill(f32::NAN),
             }
-            chunk
+            pinned
         })
         .collect()
 }
@@ -129,6 +140,7 @@ fn run(
         s.wait(&start).or_exit("wait for an event");
     }
     let mut steps = Vec::new();
+    let chunk = buffers[0].len();
     for c in 0..CHUNKS {
         let (i, stream) = (c % streams.len(), &streams[c % streams.len()]);
         let buffer = &mut buffers[i];
@@ -136,20 +148,20 @@ fn run(
         let before = mark();
         match host {
             Host::Pinned(inp, _) => stream.memcpy_htod(&inp[c], buffer),
-            Host::Pageable(inp, _) => stream.memcpy_htod(&inp[c * CHUNK..(c + 1) * CHUNK], buffer),
+            Host::Pageable(inp, _) => stream.memcpy_htod(&inp[c * chunk..(c + 1) * chunk], buffer),
         }
         .or_exit("copy to the GPU");
         let copied_in = mark();
-        let n = CHUNK as i64;
+        let n = chunk as i64;
         let mut launch = stream.launch_builder(polish);
         launch.arg(&mut *buffer).arg(&n).arg(&rounds);
-        unsafe { launch.launch(LaunchConfig::for_num_elems(CHUNK as u32)) }
+        unsafe { launch.launch(LaunchConfig::for_num_elems(chunk as u32)) }
             .or_exit_launching(polish);
         let computed = mark();
         match host {
             Host::Pinned(_, out) => stream.memcpy_dtoh(&*buffer, &mut out[c]),
             Host::Pageable(_, out) => {
-                stream.memcpy_dtoh(&*buffer, &mut out[c * CHUNK..(c + 1) * CHUNK])
+                stream.memcpy_dtoh(&*buffer, &mut out[c * chunk..(c + 1) * chunk])
             }
         }
         .or_exit("copy from the GPU");
@@ -163,14 +175,14 @@ fn run(
     }
     let end = first.record_event(TIMED).or_exit("record an event");
     let total = start.elapsed_ms(&end).or_exit("read the events") as f64;
-    report(title, &start, total, &steps);
+    report(title, &start, total, (CHUNKS * chunk * 4) as f64, &steps);
     check(host);
 }
 // ANCHOR_END: pipeline
 
 // ANCHOR: timeline
 /// The timeline, in ms from the start event, and whether steps of different chunks overlapped.
-fn report(title: &str, start: &CudaEvent, total: f64, steps: &[Steps]) {
+fn report(title: &str, start: &CudaEvent, total: f64, bytes: f64, steps: &[Steps]) {
     let at = |e: &CudaEvent| start.elapsed_ms(e).or_exit("read the events") as f64;
     let spans: Vec<[(f64, f64); 3]> = steps
         .iter()
@@ -182,7 +194,7 @@ fn report(title: &str, start: &CudaEvent, total: f64, steps: &[Steps]) {
     println!(
         "{title}: {}, {} through the pipeline",
         fmt_ms(total),
-        fmt_gb_per_s(2.0 * (CHUNKS * CHUNK * 4) as f64, total)
+        fmt_gb_per_s(2.0 * bytes, total)
     );
     println!(
         "  chunk stream      copy in (start end)        kernel (start end)      copy out (start end)"
