@@ -3,7 +3,9 @@
 // check: adder lacks atom.
 
 // ANCHOR: adder
+// ANCHOR: signature
 extern "C" __global__ void adder(const double *xs, const double *ys, double *zs, int n)
+// ANCHOR_END: signature
 {
     // Which element is this thread's? Its block's place in the grid, times the block's
     // width, plus its own place in the block.

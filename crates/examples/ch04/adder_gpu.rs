@@ -8,6 +8,13 @@ use course::random::Rng;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 use rayon::prelude::*;
 
+// ANCHOR: launchers
+// A launcher for each kernel of the file, generated from its signature (see the next page).
+mod ch04_adder {
+    course::kernels!("ch04-adder.cu");
+}
+// ANCHOR_END: launchers
+
 fn main() {
     let (n, seed) = course::cli::parse(
         "Adds two random arrays with a CUDA kernel and compares the sums with the CPU's.",
@@ -81,4 +88,21 @@ fn main() {
         verdict(wrong == 0)
     );
     // ANCHOR_END: check
+
+    // ANCHOR: typed
+    // The same launch through the generated launcher: the compiler checks these arguments
+    // against the kernel's parameters. What it cannot check, the lengths, keeps it unsafe.
+    let kernels = ch04_adder::Kernels::load(&module);
+    let mut zs_typed = alloc_poisoned::<f64>(&stream, n);
+    unsafe { kernels.adder(&stream, config, &xs_dev, &ys_dev, &mut zs_typed, n_arg) }
+        .or_exit_launching(&kernels.adder);
+    let zs_typed = stream
+        .clone_dtoh(&zs_typed)
+        .or_exit("copy zs back from the GPU");
+    let differ = count_mismatches(&zs_typed, &zs);
+    println!(
+        "sums of the generated launcher that differ from the builder's: {differ} of {n}: {}",
+        verdict(differ == 0)
+    );
+    // ANCHOR_END: typed
 }

@@ -11,6 +11,7 @@ pub mod floor;
 pub mod gpu;
 pub mod imaging;
 pub mod kernel;
+pub mod launch;
 pub mod machine;
 pub mod plot;
 pub mod png;
@@ -19,3 +20,6 @@ pub mod ptx;
 pub mod random;
 pub mod sanitizer;
 pub mod timing;
+
+/// Typed launchers for the kernels of one file of `kernels/`: `course::kernels!("ch03-streams.cu")`.
+pub use launch_macro::{all_kernels, kernels};

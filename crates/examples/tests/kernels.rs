@@ -22,6 +22,15 @@
 //!
 //! Without NVRTC these tests are ignored with the reason, except under `CI=true`, where a
 //! missing NVRTC is a failure (`.ci/run` installs it).
+//!
+//! The typed launchers (`course::kernels!`, generated from each file's signatures) cannot drift
+//! from what NVRTC compiles: for every file, the set of its launchers equals the set of the
+//! PTX's `.entry` names, and each launcher's arguments have the kinds of the entry's `.param`
+//! list (`launchers::FILES`, which must name every file of `kernels/`).
+
+mod launchers {
+    course::all_kernels!();
+}
 
 use std::path::Path;
 
@@ -172,6 +181,62 @@ fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
+/// The launchers of one file against its PTX: the same entry points, each with the same kinds
+/// of parameters in the same order.
+fn check_launchers(
+    file: KernelFile,
+    names: &[&str],
+    kinds: &[&[&str]],
+) -> Result<Completion, Failed> {
+    if !nvrtc_present() {
+        let why = Missing::Nvrtc
+            .skip("libnvrtc.so.13 not found; the launchers are compared with the PTX")?;
+        return Ok(Completion::ignored_with(why));
+    }
+    let fast_math = claims(file.source)?.fast_math;
+    let ptx = compile_with(&file, "sm_90", fast_math, &[])?.to_src();
+    let mut entries: Vec<(&str, Vec<&str>)> = kernel_names(&ptx)
+        .into_iter()
+        .map(|name| (name, ptx_params(&ptx, name)))
+        .collect();
+    let mut launchers: Vec<(&str, Vec<&str>)> = names
+        .iter()
+        .zip(kinds)
+        .map(|(n, k)| (*n, k.to_vec()))
+        .collect();
+    entries.sort();
+    launchers.sort();
+    if entries == launchers {
+        return Ok(Completion::Completed);
+    }
+    Err(format!(
+        "kernels/{}: the launchers {launchers:?} differ from the PTX's entries {entries:?}",
+        file.name
+    )
+    .into())
+}
+
+/// The kinds of an entry's `.param`s: `.u64`, `.s64` and `.b64` are `b64`, and so on down to
+/// `b8`; `.f32` and `.f64` stay.
+fn ptx_params<'a>(ptx: &'a str, name: &str) -> Vec<&'a str> {
+    let Some(start) = ptx.find(&format!(".entry {name}(")) else {
+        return Vec::new();
+    };
+    let list = &ptx[start..];
+    let list = &list[..list.find(')').unwrap_or(list.len())];
+    list.lines()
+        .filter_map(|l| l.trim().strip_prefix(".param ."))
+        .map(|rest| match rest.split_whitespace().next().unwrap_or("") {
+            "f32" => "f32",
+            "f64" => "f64",
+            t if t.ends_with("64") => "b64",
+            t if t.ends_with("32") => "b32",
+            t if t.ends_with('8') => "b8",
+            _ => "?",
+        })
+        .collect()
+}
+
 /// When `scripts/install-nvrtc.sh` has put NVRTC in `.nvrtc/`, run this test again with the
 /// loader pointed there: the loader reads `LD_LIBRARY_PATH` only when a process starts.
 fn rerun_with_local_nvrtc() {
@@ -212,6 +277,7 @@ fn main() {
         .collect();
     files.sort();
 
+    let files_listed = files.clone();
     let mut trials = Vec::new();
     for file in files {
         let source: &'static str = std::fs::read_to_string(dir.join(&file))
@@ -224,6 +290,28 @@ fn main() {
                 move || check_file(KernelFile { name, source }, arch),
             ));
         }
+    }
+    let listed: Vec<&str> = launchers::FILES.iter().map(|f| f.0).collect();
+    let every_file = files_listed.clone();
+    trials.push(Trial::test(
+        "launchers::every-kernel-file-has-them",
+        move || match listed == every_file.iter().map(String::as_str).collect::<Vec<_>>() {
+            true => Ok(()),
+            false => Err(format!(
+                "the launchers were generated for {listed:?}, but kernels/ holds {every_file:?}: \
+                 a file added since this test was built appears after `touch crates/examples/tests/kernels.rs`"
+            )
+            .into()),
+        },
+    ));
+    for &(file, names, kinds) in launchers::FILES {
+        let source: &'static str = std::fs::read_to_string(dir.join(file))
+            .expect("readable kernel")
+            .leak();
+        trials.push(Trial::ignorable_test(
+            format!("launchers::{file}::match-the-ptx"),
+            move || check_launchers(KernelFile { name: file, source }, names, kinds),
+        ));
     }
     let conclusion = libtest_mimic::run(&args, trials);
     protocol::report_skipped(conclusion.num_ignored, "kernel checks");
