@@ -28,12 +28,14 @@ const KERNELS_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../kernels");
 /// Typed launchers for the kernels of one file of `kernels/`: see the crate's documentation.
 #[proc_macro]
 pub fn kernels(input: TokenStream) -> TokenStream {
-    let code = match file_name(&input).and_then(|file| generate(&file)) {
-        Ok(code) => code,
-        Err(message) => format!("::core::compile_error!({message:?});"),
-    };
-    code.parse().unwrap_or_else(|e| {
-        format!("::core::compile_error!({:?});", format!("launch: {e}"))
+    expansion(file_name(&input).and_then(|file| generate(&file)))
+}
+
+/// The generated code, or a `compile_error!` with the message that says why there is none.
+fn expansion(code: Result<String, String>) -> TokenStream {
+    let error = |message: String| format!("::core::compile_error!({message:?});");
+    code.unwrap_or_else(error).parse().unwrap_or_else(|e| {
+        error(format!("launch: {e}"))
             .parse()
             .expect("a compile_error! call parses")
     })
@@ -45,15 +47,7 @@ pub fn kernels(input: TokenStream) -> TokenStream {
 /// to `kernels/` appears after the crate that expands this is built again.
 #[proc_macro]
 pub fn all_kernels(_input: TokenStream) -> TokenStream {
-    let code = match every_file() {
-        Ok(code) => code,
-        Err(message) => format!("::core::compile_error!({message:?});"),
-    };
-    code.parse().unwrap_or_else(|e| {
-        format!("::core::compile_error!({:?});", format!("launch: {e}"))
-            .parse()
-            .expect("a compile_error! call parses")
-    })
+    expansion(every_file())
 }
 
 fn every_file() -> Result<String, String> {
