@@ -4,6 +4,12 @@
 // check: sum_terms has add.f64
 // check: outer_product has mul.f32
 // check: outer_product lacks .f64
+// launch broadcast_multiply: len(a) = m * n; len(b) = n * p; len(prod) = m * n * p
+// launch broadcast_multiply: threads.x >= m * n * p
+// launch sum_middle_axis: len(prod) = m * n * p; len(c) = m * p; threads.x >= m * p
+// launch dft_terms: N = len(x); len(terms) = N * N; threads.x >= N * N
+// launch sum_terms: N = len(X); len(terms) = N * N; threads.x >= N; threads.x <= 2147483648
+// launch outer_product: m = len(x); n = len(y); len(out) = m * n; threads.x >= m * n
 
 // ANCHOR: matmul
 // prod[i][k][j] = a[i][k] * b[k][j]: the m x n x p array that `A[:, :, None] * B[None, :, :]`

@@ -1,6 +1,8 @@
 // check: add_in_place has add.f32
 // check: add_in_place lacks .f64
 // check: add_taylor_term has .f64
+// launch add_in_place: n = len(a) = len(b); threads.x >= n
+// launch add_taylor_term: n = len(xs) = len(ys); threads.x >= n
 
 // ANCHOR: add_in_place
 // The GPU side of `a += b`: one thread per element.

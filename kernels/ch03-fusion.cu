@@ -3,6 +3,10 @@
 // check: cos_each lacks cos.approx
 // check: cos_fused lacks cos.approx
 // check: cos_fused has .f64
+// launch subtract_scalar: n4 = len(x) = len(out); threads.x >= n4
+// launch multiply_scalar: n4 = len(x) = len(out); threads.x >= n4
+// launch cos_each: n4 = len(x) = len(out); threads.x >= n4
+// launch cos_fused: n4 = len(x) = len(y); threads.x >= n4
 
 // Every kernel here gives each thread four neighbouring values, read with one 16-byte load and
 // written with one 16-byte store (a float4). `n4` counts float4s: the array's length over four.

@@ -3,6 +3,10 @@
 // check: sine has %nctaid.x
 // check: sine lacks sin.approx
 // check: polish has div.rn.f32
+// launch times_two: n = len(a) = len(out)
+// launch square: n = len(b) = len(out)
+// launch sine: n = len(c) = len(out)
+// launch polish: n = len(x); threads.x >= n
 
 // ANCHOR: three
 // The three independent computations. Each loops over its array with a stride of the whole

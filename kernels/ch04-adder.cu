@@ -1,6 +1,10 @@
 // The first kernel of chapter 4: the body of the adder loop, run once per thread.
 // check: adder has add.f64
 // check: adder lacks atom.
+// ANCHOR: contract
+// launch adder: n = len(xs) = len(ys) = len(zs); threads.x >= n
+// launch adder: threads.x <= 2147483648
+// ANCHOR_END: contract
 
 // ANCHOR: adder
 // ANCHOR: signature

@@ -2,6 +2,7 @@
 // copy of it that reports the bad index with printf instead of writing.
 // check: squares_off_by_one lacks vprintf
 // check: squares_report has vprintf
+// launch squares_report: n = len(out); threads.x >= n; threads.x <= 2147483648
 
 // ANCHOR: off_by_one
 // out[i] = i * i for the n elements of out. The test should be i < n: with i <= n the thread

@@ -6,6 +6,7 @@
 // check: every kernel has sin.approx
 // check: every kernel has cos.approx
 // check: every kernel lacks .f64
+// launch dft_*: n = len(xs) = len(out); threads.x >= n; threads.x <= 2147483648
 
 #define TWO_PI 6.2831853071795865f
 

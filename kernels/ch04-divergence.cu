@@ -2,6 +2,7 @@
 // check: split_every_warp has explicit fma.rn.f32
 // check: split_no_warp has explicit fma.rn.f32
 // check: every kernel lacks .f64
+// launch split_*: n = len(in) = len(out); threads.x >= n; threads.x <= 2147483648
 
 // ANCHOR: paths
 // Two different chains of dependent multiply-adds: the compiler cannot merge them into one.

@@ -3,6 +3,11 @@
 // check: adder_grid_stride_raw has %nctaid.x
 // check: matrix_add_2d has %ctaid.y
 // check: matrix_add_row_from_x has %ctaid.y
+// launch adder_grid_stride*: n = len(xs) = len(ys) = len(zs); n + threads.x <= 2147483648
+// launch matrix_add_*: rows * cols = len(xs) = len(ys) = len(zs); rows * cols <= 2147483648
+// launch matrix_add_*: threads.x <= 2147483648
+// launch matrix_add_2d: threads.x >= cols; threads.y >= rows
+// launch matrix_add_row_from_x: threads.x >= rows; threads.y >= cols
 
 // ANCHOR: helpers
 // CUDA C++ has no built-in "my index in the whole grid"; these two helpers give it, under

@@ -9,6 +9,12 @@
 // check: matmul_1d has div.s32
 // check: matmul_1d lacks %ctaid.y
 // check: every kernel lacks .f64
+// launch matmul_*: len(a) = m * n; len(b) = n * p; len(c) = m * p; threads.x <= 2147483648
+// launch matmul_*: m * n <= 2147483648; n * p <= 2147483648; m * p <= 2147483647
+// launch matmul_racy_ijk: threads.x >= n; threads.y >= p; threads.z >= m
+// launch matmul_racy_ik: threads.x >= n; threads.y >= m
+// launch matmul_sum_in_*: threads.x >= p; threads.y >= m
+// launch matmul_1d: threads.x >= m * p
 
 // ANCHOR: racy_ijk
 // Candidate 1: a 3-D grid, one thread per (i, j, k). The n threads that share (i, j) all

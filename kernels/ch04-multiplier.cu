@@ -1,6 +1,7 @@
 // Solution to the multiplier challenge of chapter 4.
 // check: multiplier has mul.f64
 // check: multiplier has %nctaid.x
+// launch multiplier: n = len(xs) = len(ys) = len(zs); n + threads.x <= 2147483648
 
 // ANCHOR: multiplier
 extern "C" __global__ void multiplier(const double *xs, const double *ys, double *zs, int n)

@@ -6,6 +6,8 @@
 // check: sum_block_tree has bar.sync
 // check: sum_block_tree has st.shared.f64
 // check: sum_block_tree has atom.global.add.f64
+// launch sum_*: n = len(xs); len(total) >= 1; n + 4 * threads.x <= 2147483647
+// launch sum_block_tree: block.x = THREADS_PER_BLOCK; block = THREADS_PER_BLOCK
 
 // ANCHOR: partial
 // One thread's share of the sum: elements i, i + stride, i + 2·stride, ... of a grid-stride

@@ -9,6 +9,8 @@
 // check: max_float_cas_counted has atom.global.cas.b32
 // check: max_float_cas_counted has atom.global.add.u32
 // check: every kernel lacks .f64
+// launch max_*: n = len(values); len(result) >= 1; threads.x >= n
+// launch max_float_cas_counted: len(retries) >= 1
 
 // ANCHOR: max_int
 extern "C" __global__ void max_int(const int *values, int n, int *result)

@@ -6,6 +6,7 @@
 // check: bincount_largest_u8 has bar.sync
 // check: bincount_count_u8 has atom.global.add.u32
 // check: bincount_count_u8 lacks atom.shared
+// launch bincount_largest_u8: n = len(v); len(r) >= 1; block = block.x = THREADS
 
 // ANCHOR: bincount
 #define THREADS 256

@@ -5,6 +5,9 @@
 // check: block_partial_sums has bar.sync
 // check: block_partial_sums lacks atom.
 // check: every kernel lacks .f64
+// launch block_*: n = len(x); block = block.x = THREADS; threads.x >= n
+// launch block_sum_atomic: len(total) >= 1
+// launch block_partial_sums: len(partials) >= grid.x
 
 #define THREADS 256
 

@@ -4,6 +4,7 @@
 // check: count_plain lacks atom.
 // check: count_atomic has atom.global.add.u32
 // check: count_atomic lacks ld.global.u32
+// launch count_*: len(counter) >= 1
 
 // ANCHOR: counters
 extern "C" __global__ void count_plain(unsigned *counter)

@@ -1,6 +1,7 @@
 // The tile reverse of ch05-tiles.cu with its barrier taken out: a race, on purpose.
 // check: reverse_tiles_no_barrier lacks bar.sync
 // check: reverse_tiles_no_barrier lacks barrier.sync
+// launch reverse_tiles_no_barrier: block = block.x = TILE; threads.x = len(x) = len(out)
 
 #define TILE 256
 

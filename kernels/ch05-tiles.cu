@@ -5,6 +5,8 @@
 // check: reverse_tiles_dynamic has st.shared.f32
 // check: reverse_tiles_dynamic lacks .shared .align
 // check: every kernel lacks .f64
+// launch reverse_tiles: block = block.x = TILE; threads.x = len(x) = len(out)
+// launch reverse_tiles_dynamic: shared >= block.x * 4; threads.x = len(x) = len(out)
 
 // ANCHOR: reverse_tiles
 #define TILE 256

@@ -4,6 +4,7 @@
 // check: smooth_tiles has bar.sync
 // check: smooth_tiles_one_barrier has bar.sync
 // check: every kernel lacks .f64
+// launch smooth_tiles: n = len(x) = len(out); block = TILE; threads >= n
 
 #define TILE 256
 

@@ -9,6 +9,8 @@
 // check: sum_shuffle has atom.global.add.f32
 // check: every kernel has .pragma "nounroll"
 // check: every kernel lacks .f64
+// launch sum_tree: n = len(x); len(total) >= 1; block = THREADS
+// launch sum_shuffle: n = len(x); len(total) >= 1
 
 #define THREADS 256
 #define FULL_MASK 0xffffffffu

@@ -10,6 +10,9 @@
 // check: positions_two_ways has vote.sync.ballot.b32
 // check: positions_two_ways has popc.b32
 // check: every kernel lacks .f64
+// launch max_*: n = len(values); len(result) >= 1; len(attempts) >= 1; threads >= n
+// launch exclusive_scan_warps: n = len(in) = len(out); threads >= n
+// launch positions_two_ways: n = len(in) = len(by_scan) = len(by_ballot); threads >= n
 
 #define FULL_MASK 0xffffffffu
 

@@ -15,6 +15,11 @@
 // marks nounroll. No other loop here leaves one (the shuffle loops are unrolled completely).
 // check: sum_atomic_block_grid_stride has .pragma "nounroll"
 // check: sum_atomic_block lacks .pragma "nounroll"
+// launch sum_atomic_each: n = len(x); len(total) >= 1; threads >= n
+// launch sum_atomic_warp: n = len(x); len(total) >= 1; threads >= n
+// launch sum_atomic_block: n = len(x); len(total) >= 1; threads >= n
+// launch sum_atomic_block_grid_stride: n = len(x); len(total) >= 1
+// launch sum_atomic_spread: n = len(x); len(counters) >= counters_mask + 1; threads >= n
 
 #define FULL_MASK 0xffffffffu
 typedef unsigned long long u64;

@@ -10,6 +10,10 @@
 // check: sum_grid_sync has .pragma "nounroll"
 // check: block_partials has .pragma "nounroll"
 // check: sum_partials lacks .pragma "nounroll"
+// launch sum_grid_sync: cooperative; n = len(x); len(partials) >= grid; len(total) >= 1
+// launch sum_grid_sync: n + threads <= 2147483648
+// launch block_partials: n = len(x); len(partials) >= grid
+// launch sum_partials: count = len(partials); len(total) >= 1
 
 #include <cooperative_groups.h>
 #include <cooperative_groups/reduce.h>   // cg::reduce, cg::plus

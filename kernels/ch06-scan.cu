@@ -14,6 +14,14 @@
 // check: scan_tiles has ld.global.v4.u32
 // check: scan_tiles has st.global.v4.u32
 // check: every kernel lacks .f64
+// launch scan_warps: n = len(in) = len(out); threads >= n
+// launch scan_blocks: n = len(in) = len(out); len(block_totals) >= grid; block.x >= 32
+// launch scan_blocks: threads >= n
+// launch scan_totals: count = len(totals); block.x >= 32
+// launch add_block_offsets: n = len(out); len(scanned_totals) + 1 >= grid; threads >= n
+// launch reduce_tiles: n = len(in); len(tile_totals) >= grid; block.x >= 32; threads * ITEMS >= n
+// launch scan_tiles: n = len(in); len(out) >= n; len(scanned_totals) + 1 >= grid; block.x >= 32
+// launch scan_tiles: threads * ITEMS >= n
 
 #define FULL_MASK 0xffffffffu
 

@@ -13,6 +13,8 @@
 // check: every kernel lacks bar.sync
 // check: every kernel lacks .shared
 // check: every kernel lacks .f64
+// launch shuffle_table: len(values) >= 32; len(table) >= 9 * 32; block = 32
+// launch warp_*: n = len(x) = len(out); threads >= n
 
 #define FULL_MASK 0xffffffffu
 

@@ -14,6 +14,7 @@
 // check: compact_block has bar.sync
 // check: compact_block has atom.global.add.u32
 // check: every kernel lacks .f64
+// launch vote_demo: len(values) >= 32; len(seen) >= 6 * 32; block = 32
 
 #define FULL_MASK 0xffffffffu
 

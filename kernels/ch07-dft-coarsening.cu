@@ -28,6 +28,9 @@
 // check: dft_pairs has cos.approx.f32
 // check: dft_pairs has explicit fma.rn.f32
 // check: dft_sum_parts lacks sin.approx.f32
+// launch dft_coarse_*: n = len(xs) = len(out)
+// launch dft_pairs: n = len(xs); len(partial) >= grid.y * n; threads.x >= n / 2 + 1
+// launch dft_sum_parts: n = len(out); len(partial) >= parts * n; threads >= n
 
 #define TWO_PI_F 6.28318530717958648f
 // Terms per partial sum. One float sum of all N terms would lose about sqrt(N/24)·2^-23 of its

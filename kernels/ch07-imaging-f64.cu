@@ -3,6 +3,9 @@
 // where (l, m, n') are pixel p's direction cosines with n' = n − 1, computed on the host.
 // check: every kernel has .f64
 // check: every kernel lacks .f32
+// launch image_*: n_px = len(ls) = len(ms) = len(ns) = len(img)
+// launch image_*: n_vis = len(us) = len(vs) = len(ws) = len(vis); threads.x >= n_px
+// launch image_*: threads.x <= 2147483648
 
 #define TWO_PI 6.283185307179586
 

@@ -22,6 +22,23 @@
 // check: image_tables_4 loop lacks cvt.rni.f32.f32
 // check: image_tables_1 loop has 1 sin.approx.f32
 // check: image_tables_8 loop has 8 sin.approx.f32
+// launch image_mirrors: n_vis = len(us) = len(vs) = len(ws) = len(vis); len(ls) >= side / 2 + 1
+// launch image_mirrors: len(ms) >= side / 2 + 1; len(ns) >= (side / 2 + 1) * (side / 2 + 1)
+// launch image_mirrors: len(parts) >= 4 * (side / 2 + 1) * (side / 2 + 1)
+// launch image_mirrors: 4 * (side / 2 + 1) * (side / 2 + 1) <= 2147483648; block = TILE
+// launch image_mirrors: grid.x * TILE >= (side / 2 + 1) * (side / 2 + 1)
+// launch image_mirrors: grid.x * TILE <= 2147483648; n_vis + TILE <= 2147483648
+// launch image_tables_*: n_vis = len(us) = len(vs) = len(ws) = len(vis); len(ls) >= side / 2 + 1
+// launch image_tables_*: len(ms) >= side / 2 + 1; len(ns) >= (side / 2 + 1) * (side / 2 + 1)
+// launch image_tables_*: len(parts) >= 4 * grid.z * (side / 2 + 1) * (side / 2 + 1)
+// launch image_tables_*: 4 * grid.z * (side / 2 + 1) * (side / 2 + 1) <= 2147483648
+// launch image_tables_*: block = THREADS; grid.x * COLUMNS <= 2147483648
+// launch image_tables_*: n_vis + CHUNK * grid.z <= 2147483648
+// launch image_place_groups: len(img) >= side * side
+// launch image_place_groups: len(parts) >= 4 * n_parts * (side / 2 + 1) * (side / 2 + 1)
+// launch image_place_groups: 4 * n_parts * (side / 2 + 1) * (side / 2 + 1) <= 2147483648
+// launch image_place_groups: side * side <= 2147483647; threads.x >= side * side
+// launch image_place_groups: threads.x <= 2147483648
 
 #define TWO_PI_F 6.28318530717958648f
 // Visibilities per shared-memory tile of image_mirrors: one per thread, so it needs blocks of

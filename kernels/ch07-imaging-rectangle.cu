@@ -14,6 +14,16 @@
 // check: image_rectangle has bar.sync
 // check: image_rectangle loop has 3 sin.approx.f32
 // check: image_rectangle loop has 3 cos.approx.f32
+// launch image_rectangle: n_vis = len(us) = len(vs) = len(ws) = len(vis); len(ls) >= width / 2 + 1
+// launch image_rectangle: len(ms) >= height / 2 + 1; len(ns) >= (width / 2 + 1) * (height / 2 + 1)
+// launch image_rectangle: len(parts) >= 4 * (width / 2 + 1) * (height / 2 + 1)
+// launch image_rectangle: 4 * (width / 2 + 1) * (height / 2 + 1) <= 2147483648; block = TILE
+// launch image_rectangle: grid.x * TILE >= (width / 2 + 1) * (height / 2 + 1)
+// launch image_rectangle: grid.x * TILE <= 2147483648; n_vis + TILE <= 2147483648
+// launch image_place_rectangle: len(img) >= width * height
+// launch image_place_rectangle: len(parts) >= 4 * (width / 2 + 1) * (height / 2 + 1)
+// launch image_place_rectangle: 4 * (width / 2 + 1) * (height / 2 + 1) <= 2147483648
+// launch image_place_rectangle: threads.x >= width * height; threads.x <= 2147483648
 
 #define TWO_PI_F 6.28318530717958648f
 // Visibilities per shared-memory tile, one per thread: blocks of exactly TILE threads.

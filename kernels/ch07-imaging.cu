@@ -34,6 +34,13 @@
 // check: image_shuffle_3 lacks bar.sync
 // check: image_shuffle_3 has explicit fma.rn.f32
 // check: image_shuffle_3 lacks .local
+// One contract for every kernel, so that they share one launcher. Its bounds keep the int
+// indices below 2^31: a thread's last pixel is below grid.x·T·K ≤ grid.x·4096 (T ≤ 512 threads,
+// K ≤ 8 pixels) or, for image_shuffle_K, threads.x·K; a visibility index, n_vis + 512.
+// It leaves out that the grid covers every pixel (threads·K ≥ n_px, which depends on K).
+// launch image_*: n_px = len(ls) = len(ms) = len(ns) = len(img)
+// launch image_*: n_vis = len(us) = len(vs) = len(ws) = len(vis); n_vis + 512 <= 2147483648
+// launch image_*: grid.x * 4096 <= 2147483648; threads.x * 8 <= 2147483648
 
 #define TWO_PI_F 6.28318530717958648f
 // Visibilities per shared-memory tile. The kernels that use tiles fill one entry per thread, so

@@ -83,6 +83,7 @@ fn sgemm_rate(stream: &Arc<CudaStream>, seed: u64) {
         ldc: n as i32,
     };
     let t = time_gpu(stream, 2, 10, || {
+        // SAFETY: a, b and c each hold n × n floats, the sizes and leading dimensions of cfg.
         unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run SGEMM");
     });
     let flops = 2.0 * (n as f64).powi(3);

@@ -4,7 +4,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 use course::compare::{count_mismatches, verdict};
@@ -13,6 +13,10 @@ use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, median, record, time_gpu};
+
+mod ch03_elementwise {
+    course::kernels!("ch03-elementwise.cu");
+}
 
 fn main() {
     let seed = course::cli::parse(
@@ -23,7 +27,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-elementwise.cu"), false);
-    let add = kernel::function(&module, "add_in_place");
+    let k = ch03_elementwise::Kernels::load(&module);
 
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
@@ -34,7 +38,7 @@ fn main() {
     let b = stream.clone_htod(&b_host).or_exit("copy to the GPU");
     let mut launches = 0usize;
     let mut add_b_to_a = || {
-        launch_add(&stream, &add, &mut a, &b);
+        launch_add(&stream, &k.add_in_place, &mut a, &b);
         launches += 1;
     };
     add_b_to_a(); // the first launch loads the module's code onto the GPU: keep it out of the timings
@@ -113,14 +117,12 @@ fn main() {
 
 fn launch_add(
     stream: &Arc<CudaStream>,
-    add: &CudaFunction,
+    add: &ch03_elementwise::AddInPlace,
     a: &mut CudaSlice<f32>,
     b: &CudaSlice<f32>,
 ) {
-    let n = a.len() as i64;
-    let mut launch = stream.launch_builder(add);
-    launch.arg(a).arg(b).arg(&n);
-    unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit_launching(add);
+    let cfg = LaunchConfig::for_num_elems(a.len() as u32);
+    add.launch(stream, cfg, a, b).or_exit_launching(add);
 }
 
 // ANCHOR: benchmark

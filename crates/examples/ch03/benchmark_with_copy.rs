@@ -2,7 +2,7 @@
 //! GPU inside the timed work, against the same sum on arrays already there.
 use std::sync::Arc;
 
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 use course::compare::{count_mismatches, verdict};
@@ -14,6 +14,10 @@ use course::timing::{fmt_ms, fmt_speedup, time_gpu};
 
 const N: usize = 100_000_000;
 
+mod ch03_elementwise {
+    course::kernels!("ch03-elementwise.cu");
+}
+
 fn main() {
     let seed = course::cli::parse(
         "Times a += b on the GPU with the copies from the host inside the timing, and without.",
@@ -23,7 +27,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-elementwise.cu"), false);
-    let add = kernel::function(&module, "add_in_place");
+    let k = ch03_elementwise::Kernels::load(&module);
 
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
@@ -36,7 +40,7 @@ fn main() {
     let with_copy = time_gpu(&stream, 1, 10, || {
         let mut a_gpu = stream.clone_htod(&a).or_exit("copy to the GPU");
         let b_gpu = stream.clone_htod(&b).or_exit("copy to the GPU");
-        launch_add(&stream, &add, &mut a_gpu, &b_gpu);
+        launch_add(&stream, &k.add_in_place, &mut a_gpu, &b_gpu);
         sum_gpu = Some(a_gpu);
     });
     // ANCHOR_END: with_copy
@@ -47,7 +51,7 @@ fn main() {
     let mut a_gpu = stream.clone_htod(&a).or_exit("copy to the GPU");
     let b_gpu = stream.clone_htod(&b).or_exit("copy to the GPU");
     let without_copy = time_gpu(&stream, 1, 10, || {
-        launch_add(&stream, &add, &mut a_gpu, &b_gpu)
+        launch_add(&stream, &k.add_in_place, &mut a_gpu, &b_gpu)
     });
     // ANCHOR_END: without_copy
 
@@ -82,12 +86,10 @@ fn main() {
 
 fn launch_add(
     stream: &Arc<CudaStream>,
-    add: &CudaFunction,
+    add: &ch03_elementwise::AddInPlace,
     a: &mut CudaSlice<f32>,
     b: &CudaSlice<f32>,
 ) {
-    let n = N as i64;
-    let mut launch = stream.launch_builder(add);
-    launch.arg(a).arg(b).arg(&n);
-    unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }.or_exit_launching(add);
+    let cfg = LaunchConfig::for_num_elems(N as u32);
+    add.launch(stream, cfg, a, b).or_exit_launching(add);
 }

@@ -4,7 +4,7 @@
 use ndarray::{Array2, Axis, NewAxis, s};
 
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 
 use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
@@ -13,6 +13,10 @@ use course::kernel_file;
 use course::machine::describe_cpu;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_times, record, time_cpu, time_gpu};
+
+mod ch03_broadcast {
+    course::kernels!("ch03-broadcast.cu");
+}
 
 fn matmul_broadcast(a: &Array2<f64>, b: &Array2<f64>) -> Array2<f64> {
     let products = &a.slice(s![.., .., NewAxis]) * &b.slice(s![NewAxis, .., ..]);
@@ -29,8 +33,7 @@ fn main() {
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
     let module = kernel::load(&ctx, &kernel_file!("ch03-broadcast.cu"), false);
-    let multiply = kernel::function(&module, "broadcast_multiply");
-    let sum = kernel::function(&module, "sum_middle_axis");
+    let k = ch03_broadcast::Kernels::load(&module);
 
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
@@ -49,22 +52,19 @@ fn main() {
     // Like CuPy, each call allocates the m x n x p intermediate and the result.
     let (mi, ni, pi) = (m as i32, n as i32, p as i32);
     let matmul_broadcast_gpu = || -> CudaSlice<f64> {
+        // SAFETY: left uninitialised, as CuPy's are; the kernels write every element (their
+        // contracts make the grid cover both arrays) before anything reads it.
         let mut products = unsafe { stream.alloc::<f64>(m * n * p) }.or_exit("allocate GPU memory");
+        // SAFETY: as above.
         let mut c = unsafe { stream.alloc::<f64>(m * p) }.or_exit("allocate GPU memory");
-        let mut launch = stream.launch_builder(&multiply);
-        launch
-            .arg(&a_gpu)
-            .arg(&b_gpu)
-            .arg(&mut products)
-            .arg(&mi)
-            .arg(&ni)
-            .arg(&pi);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((m * n * p) as u32)) }
-            .or_exit_launching(&multiply);
-        let mut launch = stream.launch_builder(&sum);
-        launch.arg(&products).arg(&mut c).arg(&mi).arg(&ni).arg(&pi);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((m * p) as u32)) }
-            .or_exit_launching(&sum);
+        let cfg = LaunchConfig::for_num_elems((m * n * p) as u32);
+        k.broadcast_multiply
+            .launch(&stream, cfg, &a_gpu, &b_gpu, &mut products, mi, ni, pi)
+            .or_exit_launching(&k.broadcast_multiply);
+        let cfg = LaunchConfig::for_num_elems((m * p) as u32);
+        k.sum_middle_axis
+            .launch(&stream, cfg, &products, &mut c, mi, ni, pi)
+            .or_exit_launching(&k.sum_middle_axis);
         c
     };
     // ANCHOR_END: gpu
@@ -95,6 +95,8 @@ fn main() {
         beta: 0.0f64,
         ldc: pi,
     };
+    // SAFETY: b_gpu is p x n column-major (lda = p), a_gpu n x m (ldb = n), and every c passed
+    // holds m * p values (ldc = p): each buffer is as large as cfg says.
     let dgemm =
         |c: &mut CudaSlice<f64>| unsafe { blas.gemm(cfg, &b_gpu, &a_gpu, c) }.or_exit("run DGEMM");
     dgemm(&mut c_blas);

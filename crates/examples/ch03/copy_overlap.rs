@@ -6,8 +6,7 @@ use std::sync::Arc;
 
 use cudarc::driver::sys::CUevent_flags;
 use cudarc::driver::{
-    CudaContext, CudaEvent, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice,
-    PushKernelArg,
+    CudaContext, CudaEvent, CudaSlice, CudaStream, LaunchConfig, PinnedHostSlice,
 };
 
 use course::compare::within_bound;
@@ -21,6 +20,10 @@ const CHUNKS: usize = 8;
 /// f32 values per chunk by default: 64 MiB.
 const CHUNK: usize = 1 << 24;
 const TIMED: Option<CUevent_flags> = Some(CUevent_flags::CU_EVENT_DEFAULT);
+
+mod ch03_streams {
+    course::kernels!("ch03-streams.cu");
+}
 
 /// Where the host data lives.
 enum Host {
@@ -57,7 +60,7 @@ fn main() {
     let ctx = gpu_or_exit();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
-    let polish = kernel::function(&module, "polish");
+    let k = ch03_streams::Kernels::load(&module);
     println!("seed {seed}");
     let input = Rng::new(seed).vec_f32(CHUNKS * chunk, 0.5, 4.0);
     let size = match (chunk * 4) % (1 << 20) {
@@ -78,7 +81,7 @@ fn main() {
     );
     let mut pageable = Host::Pageable(input.clone(), vec![f32::NAN; input.len()]);
     run(
-        &polish,
+        &k.polish,
         rounds,
         &streams[..1],
         &mut buffers,
@@ -86,7 +89,7 @@ fn main() {
         "one stream, pinned memory",
     );
     run(
-        &polish,
+        &k.polish,
         rounds,
         &streams,
         &mut buffers,
@@ -94,7 +97,7 @@ fn main() {
         "three streams, pinned memory",
     );
     run(
-        &polish,
+        &k.polish,
         rounds,
         &streams,
         &mut buffers,
@@ -110,6 +113,8 @@ fn pinned_chunks(
 ) -> Vec<PinnedHostSlice<f32>> {
     (0..CHUNKS)
         .map(|c| {
+            // SAFETY: the memory starts unset; every element is written just below (copied from
+            // `data` or set to NaN) before anything reads it.
             let mut pinned = unsafe { ctx.alloc_pinned_with_flags::<f32>(chunk, 0) }
                 .or_exit("allocate pinned memory");
             let slice = pinned.as_mut_slice().or_exit("reach pinned memory");
@@ -126,7 +131,7 @@ fn pinned_chunks(
 /// Chunk c goes to stream c % streams.len(): copy in, kernel, copy out, each step bracketed by
 /// events. Nothing here waits for the GPU, except what a pageable copy forces.
 fn run(
-    polish: &CudaFunction,
+    polish: &ch03_streams::Polish,
     rounds: i32,
     streams: &[Arc<CudaStream>],
     buffers: &mut [CudaSlice<f32>],
@@ -152,10 +157,9 @@ fn run(
         }
         .or_exit("copy to the GPU");
         let copied_in = mark();
-        let n = chunk as i64;
-        let mut launch = stream.launch_builder(polish);
-        launch.arg(&mut *buffer).arg(&n).arg(&rounds);
-        unsafe { launch.launch(LaunchConfig::for_num_elems(chunk as u32)) }
+        let cfg = LaunchConfig::for_num_elems(chunk as u32);
+        polish
+            .launch(stream, cfg, &mut *buffer, rounds)
             .or_exit_launching(polish);
         let computed = mark();
         match host {

@@ -64,6 +64,7 @@ fn main() {
         beta: 0.0,
         incy: 1,
     };
+    // SAFETY: inverse holds n x n values (lda = n), y and x0 n each, as cfg says.
     unsafe { blas.gemv(cfg, &inverse, &y, &mut x0) }.or_exit("run DGEMV");
     // ANCHOR_END: inverse
 
@@ -151,6 +152,9 @@ fn getrf(
 ) {
     let n = pivots.len() as i32; // A is n x n: one pivot per row
     let matrices = pointer_to(stream, a);
+    // SAFETY: a batch of one: `matrices` holds one pointer, to a, which every caller makes n x n
+    // (lda = n); pivots holds n values and info one. The stream orders the call after the copy
+    // of the pointer, and the borrows keep the buffers alive until it is queued.
     unsafe {
         blas_sys::cublasDgetrfBatched(
             *blas.handle(),
@@ -176,6 +180,8 @@ fn getrs(
     let n = pivots.len() as i32;
     let (matrices, rhs) = (pointer_to(stream, lu), pointer_to(stream, b));
     let mut info = 0i32; // this one is a host pointer: it reports bad arguments only
+    // SAFETY: a batch of one: the two pointer arrays hold one pointer each, to lu (n x n, as
+    // every caller makes it) and b (n values, one right-hand side); pivots holds n values.
     unsafe {
         blas_sys::cublasDgetrsBatched(
             *blas.handle(),
@@ -208,6 +214,8 @@ fn getri(
 ) {
     let n = pivots.len() as i32;
     let (matrices, inverses) = (pointer_to(stream, lu), pointer_to(stream, inverse));
+    // SAFETY: a batch of one: one pointer each, to lu and inverse, both n x n as every caller
+    // makes them; pivots holds n values and info one.
     unsafe {
         blas_sys::cublasDgetriBatched(
             *blas.handle(),
@@ -234,6 +242,8 @@ fn geqrf(
     let n = tau.len() as i32; // A is n x n: one Householder reflection per column
     let (matrices, taus) = (pointer_to(stream, a), pointer_to(stream, tau));
     let mut info = 0i32; // a host pointer again
+    // SAFETY: a batch of one: one pointer each, to a (n x n, as every caller makes it) and tau
+    // (n values, one per column).
     unsafe {
         blas_sys::cublasDgeqrfBatched(
             *blas.handle(),

@@ -8,7 +8,7 @@ use num_complex::Complex64;
 use rustfft::FftPlanner;
 
 use cudarc::cufft::{CudaFft, FftDirection, sys::cufftType, sys::double2};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 
 use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
@@ -17,6 +17,10 @@ use course::kernel_file;
 use course::machine::describe_cpu;
 use course::random::Rng;
 use course::timing::{fmt_ms, fmt_times, time_cpu, time_gpu};
+
+mod ch03_broadcast {
+    course::kernels!("ch03-broadcast.cu");
+}
 
 const SIZES: [usize; 6] = [100, 200, 500, 1000, 2000, 5000];
 
@@ -43,8 +47,7 @@ fn main() {
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
     let module = kernel::load(&ctx, &kernel_file!("ch03-broadcast.cu"), false);
-    let fill = kernel::function(&module, "dft_terms");
-    let sum = kernel::function(&module, "sum_terms");
+    let k = ch03_broadcast::Kernels::load(&module);
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
 
@@ -62,19 +65,22 @@ fn main() {
         let x_gpu: CudaSlice<double2> = stream
             .clone_htod(&to_double2(xs.as_slice().expect("contiguous")))
             .or_exit("copy to the GPU");
-        let n_i32 = n as i32;
         // Like CuPy, each call allocates the N x N intermediate and the result.
         let dft_gpu = || -> CudaSlice<double2> {
+            // SAFETY: left uninitialised, as CuPy's are; the kernels write every element (their
+            // contracts make the grid cover both arrays) before anything reads it.
             let mut terms =
                 unsafe { stream.alloc::<double2>(n * n) }.or_exit("allocate GPU memory");
+            // SAFETY: as above.
             let mut out = unsafe { stream.alloc::<double2>(n) }.or_exit("allocate GPU memory");
-            let mut launch = stream.launch_builder(&fill);
-            launch.arg(&x_gpu).arg(&mut terms).arg(&n_i32);
-            unsafe { launch.launch(LaunchConfig::for_num_elems((n * n) as u32)) }
-                .or_exit_launching(&fill);
-            let mut launch = stream.launch_builder(&sum);
-            launch.arg(&terms).arg(&mut out).arg(&n_i32);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(n as u32)) }.or_exit_launching(&sum);
+            let cfg = LaunchConfig::for_num_elems((n * n) as u32);
+            k.dft_terms
+                .launch(&stream, cfg, &x_gpu, &mut terms)
+                .or_exit_launching(&k.dft_terms);
+            let cfg = LaunchConfig::for_num_elems(n as u32);
+            k.sum_terms
+                .launch(&stream, cfg, &terms, &mut out)
+                .or_exit_launching(&k.sum_terms);
             out
         };
         // ANCHOR_END: gpu
@@ -84,7 +90,7 @@ fn main() {
         // ANCHOR: check
         let mut fft_cpu = xs.to_vec();
         FftPlanner::new().plan_fft_forward(n).process(&mut fft_cpu);
-        let plan = CudaFft::plan_1d(n_i32, cufftType::CUFFT_Z2Z, 1, stream.clone())
+        let plan = CudaFft::plan_1d(n as i32, cufftType::CUFFT_Z2Z, 1, stream.clone())
             .or_exit("plan a cuFFT transform");
         let mut fft_in = x_gpu.clone();
         let mut fft_out = course::gpu::alloc_poisoned::<double2>(&stream, n);

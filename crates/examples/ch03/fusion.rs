@@ -1,6 +1,6 @@
 //! Fusion: `cos(2 * (x - 1))` on 1e8 values as three element-wise kernels with intermediate
 //! arrays, against one fused kernel, and both against a plain device-to-device copy.
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
 
 use course::compare::{count_mismatches, relative_error, verdict, within_bound};
@@ -9,6 +9,10 @@ use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
+
+mod ch03_fusion {
+    course::kernels!("ch03-fusion.cu");
+}
 
 const N: usize = 100_000_000;
 
@@ -21,19 +25,19 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-fusion.cu"), false);
-    let subtract = kernel::function(&module, "subtract_scalar");
-    let multiply = kernel::function(&module, "multiply_scalar");
-    let cosine = kernel::function(&module, "cos_each");
-    let fused = kernel::function(&module, "cos_fused");
+    let k = ch03_fusion::Kernels::load(&module);
 
     println!("seed {seed}");
     let x_host = Rng::new(seed).vec_f32(N, -4.0, 4.0);
-    let x = stream.clone_htod(&x_host).or_exit("copy to the GPU");
-    // The kernels take four values per thread, so the length must be a multiple of four.
+    // The kernels take four values per thread, so the length must be a multiple of four, and
+    // the device arrays hold groups of four: `[f32; 4]`, laid out as a float4.
     assert!(N % 4 == 0, "N must be a multiple of 4");
-    let n4 = (N / 4) as i64;
+    let n4 = N / 4;
+    let x = stream
+        .clone_htod(x_host.as_chunks::<4>().0)
+        .or_exit("copy to the GPU");
     let cfg = LaunchConfig {
-        grid_dim: ((N / 4).div_ceil(256) as u32, 1, 1),
+        grid_dim: (n4.div_ceil(256) as u32, 1, 1),
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
@@ -41,52 +45,33 @@ fn main() {
     // ANCHOR: unfused
     // Three passes, as NumPy or an unfused CuPy expression does it. The two intermediate arrays
     // are allocated once, outside the timing, which favours this version.
-    let mut tmp1 = alloc_poisoned::<f32>(&stream, N);
-    let mut tmp2 = alloc_poisoned::<f32>(&stream, N);
-    let mut y_unfused = alloc_poisoned::<f32>(&stream, N);
-    let (one, two) = (1.0f32, 2.0f32);
-    let unfused = time_gpu(&stream, 2, 20, || unsafe {
-        stream
-            .launch_builder(&subtract)
-            .arg(&x)
-            .arg(&one)
-            .arg(&mut tmp1)
-            .arg(&n4)
-            .launch(cfg)
-            .or_exit_launching(&subtract);
-        stream
-            .launch_builder(&multiply)
-            .arg(&tmp1)
-            .arg(&two)
-            .arg(&mut tmp2)
-            .arg(&n4)
-            .launch(cfg)
-            .or_exit_launching(&multiply);
-        stream
-            .launch_builder(&cosine)
-            .arg(&tmp2)
-            .arg(&mut y_unfused)
-            .arg(&n4)
-            .launch(cfg)
-            .or_exit_launching(&cosine);
+    let mut tmp1 = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    let mut tmp2 = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    let mut y_unfused = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    let unfused = time_gpu(&stream, 2, 20, || {
+        k.subtract_scalar
+            .launch(&stream, cfg, &x, 1.0, &mut tmp1)
+            .or_exit_launching(&k.subtract_scalar);
+        k.multiply_scalar
+            .launch(&stream, cfg, &tmp1, 2.0, &mut tmp2)
+            .or_exit_launching(&k.multiply_scalar);
+        k.cos_each
+            .launch(&stream, cfg, &tmp2, &mut y_unfused)
+            .or_exit_launching(&k.cos_each);
     });
     // ANCHOR_END: unfused
 
     // ANCHOR: fused
-    let mut y_fused = alloc_poisoned::<f32>(&stream, N);
-    let fused_time = time_gpu(&stream, 2, 20, || unsafe {
-        stream
-            .launch_builder(&fused)
-            .arg(&x)
-            .arg(&mut y_fused)
-            .arg(&n4)
-            .launch(cfg)
-            .or_exit_launching(&fused);
+    let mut y_fused = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    let fused_time = time_gpu(&stream, 2, 20, || {
+        k.cos_fused
+            .launch(&stream, cfg, &x, &mut y_fused)
+            .or_exit_launching(&k.cos_fused);
     });
     // ANCHOR_END: fused
 
     // The ceiling for any kernel that reads x once and writes y once: copying x to y.
-    let mut y_copy = alloc_poisoned::<f32>(&stream, N);
+    let mut y_copy = alloc_poisoned::<[f32; 4]>(&stream, n4);
     let copy = time_gpu(&stream, 2, 20, || {
         stream
             .memcpy_dtod(&x, &mut y_copy)
@@ -133,8 +118,14 @@ fn main() {
         Work::Bytes(2.0 * array),
     );
 
-    let got_unfused = stream.clone_dtoh(&y_unfused).or_exit("copy from the GPU");
-    let got_fused = stream.clone_dtoh(&y_fused).or_exit("copy from the GPU");
+    let got_unfused = stream
+        .clone_dtoh(&y_unfused)
+        .or_exit("copy from the GPU")
+        .into_flattened();
+    let got_fused = stream
+        .clone_dtoh(&y_fused)
+        .or_exit("copy from the GPU")
+        .into_flattened();
     let want: Vec<f64> = x_host
         .par_iter()
         .map(|&x| (2.0 * (x as f64 - 1.0)).cos())
@@ -151,7 +142,10 @@ fn main() {
         1e-6,
     );
     println!("{line}");
-    let copied = stream.clone_dtoh(&y_copy).or_exit("copy from the GPU");
+    let copied = stream
+        .clone_dtoh(&y_copy)
+        .or_exit("copy from the GPU")
+        .into_flattened();
     println!(
         "the copy is exact: {}",
         verdict(count_mismatches(&copied, &x_host) == 0)

@@ -85,6 +85,7 @@ fn copy_costs(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, host: &[f64]) {
     report("pageable, GPU to host", bytes, to_host.median_ms);
 
     // Page-locked ("pinned") host memory: the GPU's copy engines can read and write it directly.
+    // SAFETY: the memory starts unset; it is filled just below, before anything reads it.
     let mut pinned =
         unsafe { ctx.alloc_pinned_with_flags::<f64>(n, 0) }.or_exit("allocate pinned memory");
     pinned

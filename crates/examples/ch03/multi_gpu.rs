@@ -4,9 +4,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use cudarc::driver::{
-    CudaContext, CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, LaunchConfig};
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{EXIT_NO_GPU, OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
@@ -15,11 +13,15 @@ use course::kernel_file;
 use course::random::Rng;
 use course::timing::fmt_ms;
 
+mod ch03_streams {
+    course::kernels!("ch03-streams.cu");
+}
+
 /// One GPU's share of the work.
 struct Share {
     ctx: Arc<CudaContext>,
     stream: Arc<CudaStream>,
-    square: CudaFunction,
+    square: ch03_streams::Square,
     range: std::ops::Range<usize>,
     input: CudaSlice<f32>,
     output: CudaSlice<f32>,
@@ -70,7 +72,7 @@ fn main() {
             };
             let stream = ctx.default_stream();
             let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
-            let square = kernel::function(&module, "square");
+            let square = ch03_streams::Kernels::load(&module).square;
             let range = i * per_gpu..((i + 1) * per_gpu).min(n);
             let input = stream
                 .clone_htod(&data[range.clone()])
@@ -103,10 +105,9 @@ fn main() {
     let mut square_everywhere = || {
         let start = Instant::now();
         for s in shares.iter_mut() {
-            let len = s.range.len() as i64;
-            let mut launch = s.stream.launch_builder(&s.square);
-            launch.arg(&s.input).arg(&mut s.output).arg(&len);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(s.range.len() as u32)) }
+            let cfg = LaunchConfig::for_num_elems(s.range.len() as u32);
+            s.square
+                .launch(&s.stream, cfg, &s.input, &mut s.output)
                 .or_exit_launching(&s.square);
         }
         for s in shares.iter() {

@@ -3,7 +3,7 @@
 use ndarray::{Array1, NewAxis, s};
 
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
@@ -14,6 +14,10 @@ use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
 
 const N: usize = 10_000;
 
+mod ch03_broadcast {
+    course::kernels!("ch03-broadcast.cu");
+}
+
 fn main() {
     let seed = course::cli::parse(
         "Computes an outer product on the GPU with cuBLAS and with a kernel.",
@@ -23,7 +27,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-broadcast.cu"), false);
-    let outer = kernel::function(&module, "outer_product");
+    let k = ch03_broadcast::Kernels::load(&module);
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let x_host = rng.vec_f32(N, -1.0, 1.0);
@@ -51,6 +55,8 @@ fn main() {
         ldc: n,
     };
     let t_blas = time_gpu(&stream, 2, 10, || {
+        // SAFETY: y is the N x 1 matrix A (lda = N), x the 1 x N matrix B (ldb = 1), and
+        // by_blas the N x N result (ldc = N): every buffer holds what cfg says it reads or writes.
         unsafe { blas.gemm(cfg, &y, &x, &mut by_blas) }.or_exit("run SGEMM")
     });
     // ANCHOR_END: cublas
@@ -59,10 +65,10 @@ fn main() {
     // Way 2: broadcasting, written as a kernel: out[i][j] = x[i] * y[j].
     let mut by_kernel = alloc_poisoned::<f32>(&stream, N * N);
     let t_kernel = time_gpu(&stream, 2, 10, || {
-        let mut launch = stream.launch_builder(&outer);
-        launch.arg(&x).arg(&y).arg(&mut by_kernel).arg(&n).arg(&n);
-        unsafe { launch.launch(LaunchConfig::for_num_elems((N * N) as u32)) }
-            .or_exit_launching(&outer);
+        let cfg = LaunchConfig::for_num_elems((N * N) as u32);
+        k.outer_product
+            .launch(&stream, cfg, &x, &y, &mut by_kernel)
+            .or_exit_launching(&k.outer_product);
     });
     // ANCHOR_END: kernel
 

@@ -2,7 +2,7 @@
 //! term one element-wise kernel, checked against the CPU's `exp`.
 use ndarray::{Array1, Zip};
 
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 
 use course::compare::within_bound;
 use course::gpu::{OrExit, describe, gpu_or_exit};
@@ -15,6 +15,10 @@ use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_cpu, 
 const N: usize = 1_000_000;
 const DEGREE: i32 = 12;
 
+mod ch03_elementwise {
+    course::kernels!("ch03-elementwise.cu");
+}
+
 fn main() {
     let seed = course::cli::parse(
         "Sums 12 terms of the Taylor series of exp on the GPU, one kernel per term.",
@@ -25,7 +29,7 @@ fn main() {
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
     let module = kernel::load(&ctx, &kernel_file!("ch03-elementwise.cu"), false);
-    let add_term = kernel::function(&module, "add_taylor_term");
+    let k = ch03_elementwise::Kernels::load(&module);
 
     println!("seed {seed}");
     let xs = Rng::new(seed).vec_f64(N, -1.0, 1.0);
@@ -34,22 +38,16 @@ fn main() {
     let xs_gpu = stream.clone_htod(&xs).or_exit("copy to the GPU");
     // ys is the running sum, so it starts at zero: here zero is an input, not a guess.
     let mut ys_gpu = stream.alloc_zeros::<f64>(N).or_exit("allocate GPU memory");
-    let n = N as i64;
     let exp_series_gpu = |ys_gpu: &mut CudaSlice<f64>| {
         let mut factorial = 1.0f64;
         for power in 0..DEGREE {
             if power > 0 {
                 factorial *= power as f64;
             }
-            let mut launch = stream.launch_builder(&add_term);
-            launch
-                .arg(&xs_gpu)
-                .arg(&mut *ys_gpu)
-                .arg(&power)
-                .arg(&factorial)
-                .arg(&n);
-            unsafe { launch.launch(LaunchConfig::for_num_elems(N as u32)) }
-                .or_exit_launching(&add_term);
+            let cfg = LaunchConfig::for_num_elems(N as u32);
+            k.add_taylor_term
+                .launch(&stream, cfg, &xs_gpu, ys_gpu, power, factorial)
+                .or_exit_launching(&k.add_taylor_term);
         }
     };
     exp_series_gpu(&mut ys_gpu);

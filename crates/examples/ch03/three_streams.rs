@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use cudarc::curand::CudaRng;
 use cudarc::driver::sys::CUevent_flags;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 use course::compare::{count_mismatches, relative_error, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
@@ -15,26 +15,39 @@ use course::timing::{fmt_ms, fmt_times, time_gpu};
 
 const THREADS: u32 = 256;
 
-/// One computation: its stream, its input, its output and its kernel.
+mod ch03_streams {
+    course::kernels!("ch03-streams.cu");
+}
+
+/// One computation: its stream, its input, its output and the name of its kernel.
 struct Job {
     name: &'static str,
     stream: Arc<CudaStream>,
     input: CudaSlice<f32>,
     output: CudaSlice<f32>,
-    kernel: CudaFunction,
+    kernel: &'static str,
 }
 
 impl Job {
-    fn launch(&mut self, blocks: u32) {
-        let n = self.output.len() as i64;
+    fn launch(&mut self, k: &ch03_streams::Kernels, blocks: u32) {
         let cfg = LaunchConfig {
             grid_dim: (blocks, 1, 1),
             block_dim: (THREADS, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = self.stream.launch_builder(&self.kernel);
-        launch.arg(&self.input).arg(&mut self.output).arg(&n);
-        unsafe { launch.launch(cfg) }.or_exit_launching(&self.kernel);
+        let (stream, x, y) = (&self.stream, &self.input, &mut self.output);
+        // The three launchers are of three types (their parameters have different names).
+        match self.kernel {
+            "times_two" => k
+                .times_two
+                .launch(stream, cfg, x, y)
+                .or_exit_launching(&k.times_two),
+            "square" => k
+                .square
+                .launch(stream, cfg, x, y)
+                .or_exit_launching(&k.square),
+            _ => k.sine.launch(stream, cfg, x, y).or_exit_launching(&k.sine),
+        }
     }
 }
 
@@ -64,6 +77,7 @@ fn main() {
     let ctx = gpu_or_exit();
     println!("{}", describe(&ctx));
     let module = kernel::load(&ctx, &kernel_file!("ch03-streams.cu"), false);
+    let k = ch03_streams::Kernels::load(&module);
     println!("seed {seed}");
 
     // ANCHOR: setup
@@ -87,7 +101,7 @@ fn main() {
             stream,
             input,
             output,
-            kernel: kernel::function(&module, kernel),
+            kernel,
         }
     })
     .collect();
@@ -100,7 +114,7 @@ fn main() {
         let mut sum_alone = 0.0;
         for job in jobs.iter_mut() {
             let stream = job.stream.clone();
-            let t = time_gpu(&stream, 2, 10, || job.launch(blocks));
+            let t = time_gpu(&stream, 2, 10, || job.launch(&k, blocks));
             println!(
                 "  {:<7} alone on its stream: {:>9}",
                 job.name,
@@ -109,7 +123,7 @@ fn main() {
             sum_alone += t.median_ms;
         }
         // ANCHOR_END: alone
-        let together = together_ms(&mut jobs, blocks);
+        let together = together_ms(&mut jobs, &k, blocks);
         println!("  sum of the three alone:         {:>9}", fmt_ms(sum_alone));
         println!(
             "  all three at once, three streams: {:>7}  ({} the sum)",
@@ -123,7 +137,7 @@ fn main() {
 // ANCHOR: together
 /// Median time of running all jobs at once. The first stream records a start event that the
 /// others wait for; it then waits for the others' work and records the end.
-fn together_ms(jobs: &mut [Job], blocks: u32) -> f64 {
+fn together_ms(jobs: &mut [Job], k: &ch03_streams::Kernels, blocks: u32) -> f64 {
     let timed = Some(CUevent_flags::CU_EVENT_DEFAULT);
     let first = jobs[0].stream.clone();
     let mut times = Vec::new();
@@ -133,7 +147,7 @@ fn together_ms(jobs: &mut [Job], blocks: u32) -> f64 {
             job.stream.wait(&start).or_exit("wait for an event");
         }
         for job in jobs.iter_mut() {
-            job.launch(blocks);
+            job.launch(k, blocks);
         }
         for job in &jobs[1..] {
             first.join(&job.stream).or_exit("join the streams");

@@ -61,8 +61,9 @@ fn main() {
         .arg(&ys_dev)
         .arg(&mut zs_dev)
         .arg(&n_arg);
-    // Unsafe: the compiler cannot check that the kernel's parameters are these arguments,
-    // nor that its threads stay inside the buffers.
+    // SAFETY: adder takes (const double *, const double *, double *, int), these arguments
+    // in this order; the three buffers hold n values each and the kernel stops at i >= n. The
+    // compiler checks none of this: that is why the launch is unsafe.
     unsafe { launch.launch(config) }.or_exit_launching(&adder);
     let zs = stream
         .clone_dtoh(&zs_dev)
@@ -90,11 +91,14 @@ fn main() {
     // ANCHOR_END: check
 
     // ANCHOR: typed
-    // The same launch through the generated launcher: the compiler checks these arguments
-    // against the kernel's parameters. What it cannot check, the lengths, keeps it unsafe.
+    // The same launch through the generated launcher. The compiler checks the buffers against
+    // the kernel's parameters; the launcher computes `n` from them and checks, before it
+    // launches, that they have one length and that the grid covers it. No `unsafe` here.
     let kernels = ch04_adder::Kernels::load(&module);
     let mut zs_typed = alloc_poisoned::<f64>(&stream, n);
-    unsafe { kernels.adder(&stream, config, &xs_dev, &ys_dev, &mut zs_typed, n_arg) }
+    kernels
+        .adder
+        .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_typed)
         .or_exit_launching(&kernels.adder);
     let zs_typed = stream
         .clone_dtoh(&zs_typed)

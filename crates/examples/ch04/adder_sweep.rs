@@ -4,13 +4,17 @@
 //! table this prints.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::machine::{data_cache_kib, describe_cpu};
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_cpu, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
+
+mod ch04_adder {
+    course::kernels!("ch04-adder.cu");
+}
 
 fn add_serial(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
     for (i, z) in zs.iter_mut().enumerate() {
@@ -66,7 +70,7 @@ fn main() {
         data_cache_kib(3)
     );
     let module = load(&ctx, &kernel_file!("ch04-adder.cu"), false);
-    let adder = function(&module, "adder");
+    let k = ch04_adder::Kernels::load(&module);
 
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(largest, -1.0, 1.0);
@@ -95,15 +99,12 @@ fn main() {
             block_dim: (256, 1, 1),
             shared_mem_bytes: 0,
         };
-        let n_arg = n as i32;
+        // The first n elements of the inputs, as views: the launcher takes n from them.
+        let (xs_n, ys_n) = (xs_dev.slice(..n), ys_dev.slice(..n));
         let gpu = time_gpu(&stream, 3, 20, || {
-            let mut launch = stream.launch_builder(&adder);
-            launch
-                .arg(&xs_dev)
-                .arg(&ys_dev)
-                .arg(&mut zs_dev)
-                .arg(&n_arg);
-            unsafe { launch.launch(config) }.or_exit_launching(&adder);
+            k.adder
+                .launch(&stream, config, &xs_n, &ys_n, &mut zs_dev)
+                .or_exit_launching(&k.adder);
         });
         let zs_gpu = stream
             .clone_dtoh(&zs_dev)

@@ -5,14 +5,18 @@ use std::sync::Arc;
 
 use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, record, time_gpu};
 use cudarc::cufft::{CudaFft, FftDirection, sys::cufftType, sys::float2};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use num_complex::Complex64;
 use rustfft::FftPlanner;
+
+mod ch04_dft {
+    course::kernels!("ch04-dft.cu");
+}
 
 /// Real and imaginary parts side by side, in f64.
 fn flat(v: &[float2]) -> Vec<f64> {
@@ -20,10 +24,11 @@ fn flat(v: &[float2]) -> Vec<f64> {
 }
 
 // ANCHOR: launch
-/// One thread per output k, 256 threads per block.
+/// One thread per output k, 256 threads per block. Both kernels take the same arguments, so
+/// they share one launcher type, named after the first.
 fn run_dft(
     stream: &Arc<CudaStream>,
-    (name, kernel): (&str, &CudaFunction),
+    kernel: &ch04_dft::DftNaivePhase,
     xs: &CudaSlice<float2>,
     n: usize,
 ) -> (f64, Vec<float2>) {
@@ -33,15 +38,14 @@ fn run_dft(
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    let n_arg = n as i32;
     let t = time_gpu(stream, 1, 5, || {
-        let mut launch = stream.launch_builder(kernel);
-        launch.arg(xs).arg(&mut out).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(kernel);
+        kernel
+            .launch(stream, config, xs, &mut out)
+            .or_exit_launching(kernel);
     });
     // 8 floating-point operations per term (a complex multiply-add), not counting sincos.
     record(
-        &format!("{name}, n={n}"),
+        &format!("{}, n={n}", kernel.name),
         &t,
         Work::Flops(8.0 * (n * n) as f64),
     );
@@ -62,8 +66,7 @@ fn main() {
     println!("{}", describe(&ctx));
     // Fast math: sincosf becomes the hardware's approximate sine and cosine.
     let module = load(&ctx, &kernel_file!("ch04-dft.cu"), true);
-    let naive = function(&module, "dft_naive_phase");
-    let reduced = function(&module, "dft_reduced_phase");
+    let k = ch04_dft::Kernels::load(&module);
     println!("inputs drawn with seed {seed}");
     let mut rng = Rng::new(seed);
 
@@ -86,8 +89,8 @@ fn main() {
         let want: Vec<f64> = want.iter().flat_map(|c| [c.re, c.im]).collect();
 
         let mut xs_dev = stream.clone_htod(&xs).or_exit("copy x to the GPU");
-        let (t_naive, x_naive) = run_dft(&stream, ("dft_naive_phase", &naive), &xs_dev, n);
-        let (t_reduced, x_reduced) = run_dft(&stream, ("dft_reduced_phase", &reduced), &xs_dev, n);
+        let (t_naive, x_naive) = run_dft(&stream, &k.dft_naive_phase, &xs_dev, n);
+        let (t_reduced, x_reduced) = run_dft(&stream, &k.dft_reduced_phase, &xs_dev, n);
 
         // cuFFT in f32 on the same input (it leaves the input unchanged out of place).
         let fft = CudaFft::plan_1d(n as i32, cufftType::CUFFT_C2C, 1, stream.clone())

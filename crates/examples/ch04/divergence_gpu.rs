@@ -2,12 +2,16 @@
 //! paths, once splitting every warp and once splitting none.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{fmt_ms, fmt_speedup, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
+
+mod ch04_divergence {
+    course::kernels!("ch04-divergence.cu");
+}
 
 // The two paths of kernels/ch04-divergence.cu, step for step (mul_add is the fused fmaf).
 fn path_a(mut v: f32, steps: usize) -> f32 {
@@ -40,6 +44,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-divergence.cu"), false);
+    let k = ch04_divergence::Kernels::load(&module);
 
     let steps = 256usize;
     let input = Rng::new(seed).vec_f32(n, 0.0, 1.0);
@@ -55,9 +60,11 @@ fn main() {
         block_dim: (threads, 1, 1),
         shared_mem_bytes: 0,
     };
-    let (n_arg, steps_arg) = (n as i32, steps as i32);
+    let steps_arg = steps as i32;
     let mut times = Vec::new();
-    for (name, warp_of) in [("split_every_warp", 1usize), ("split_no_warp", 32usize)] {
+    // The two kernels take the same arguments, so they share one launcher type.
+    for (kernel, warp_of) in [(&k.split_every_warp, 1usize), (&k.split_no_warp, 32)] {
+        let name = kernel.name;
         // On the CPU: thread i is thread i % 256 of its block, and takes path a when its
         // thread number (or, for the second kernel, its warp number) is even.
         let want: Vec<f32> = (0..n)
@@ -70,16 +77,11 @@ fn main() {
                 }
             })
             .collect();
-        let kernel = function(&module, name);
         let mut out = alloc_poisoned::<f32>(&stream, n);
         let t = time_gpu(&stream, 2, 10, || {
-            let mut launch = stream.launch_builder(&kernel);
-            launch
-                .arg(&input_dev)
-                .arg(&mut out)
-                .arg(&n_arg)
-                .arg(&steps_arg);
-            unsafe { launch.launch(config) }.or_exit_launching(&kernel);
+            kernel
+                .launch(&stream, config, &input_dev, &mut out, steps_arg)
+                .or_exit_launching(kernel);
         });
         let got = stream
             .clone_dtoh(&out)

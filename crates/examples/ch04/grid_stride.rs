@@ -5,18 +5,23 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
-/// Launch `kernel` (xs, ys, zs, n) with `blocks` blocks of `threads` threads, timed.
+mod ch04_grids {
+    course::kernels!("ch04-grids.cu");
+}
+
+/// Launch `kernel` (xs, ys, zs) with `blocks` blocks of `threads` threads, timed. Both
+/// grid-stride kernels have the launcher type `AdderGridStride`.
 fn run(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &ch04_grids::AdderGridStride,
     (xs, ys): (&CudaSlice<f64>, &CudaSlice<f64>),
     n: usize,
     blocks: u32,
@@ -29,11 +34,10 @@ fn run(
         block_dim: (threads, 1, 1),
         shared_mem_bytes: 0,
     };
-    let n_arg = n as i32;
     let t = time_gpu(stream, 1, reps, || {
-        let mut launch = stream.launch_builder(kernel);
-        launch.arg(xs).arg(ys).arg(&mut zs).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(kernel);
+        kernel
+            .launch(stream, config, xs, ys, &mut zs)
+            .or_exit_launching(kernel);
     });
     (
         t,
@@ -50,8 +54,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
-    let grid_stride = function(&module, "adder_grid_stride");
-    let grid_stride_raw = function(&module, "adder_grid_stride_raw");
+    let k = ch04_grids::Kernels::load(&module);
     let sms = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .or_exit("count the SMs") as u32;
@@ -86,7 +89,15 @@ fn main() {
     let (mut full, mut wrong) = (0.0, 0);
     for (name, blocks) in configs {
         let reps = if blocks == 1 { 3 } else { 20 };
-        let (t, zs) = run(&stream, &grid_stride, inputs, n, blocks, threads, reps);
+        let (t, zs) = run(
+            &stream,
+            &k.adder_grid_stride,
+            inputs,
+            n,
+            blocks,
+            threads,
+            reps,
+        );
         wrong += count_mismatches(&zs, &want);
         record(
             &format!("grid-stride adder, {name}"),
@@ -123,7 +134,15 @@ fn main() {
     // ANCHOR_END: configs
 
     // ANCHOR: raw
-    let (_, zs_raw) = run(&stream, &grid_stride_raw, inputs, n, 8 * sms, threads, 1);
+    let (_, zs_raw) = run(
+        &stream,
+        &k.adder_grid_stride_raw,
+        inputs,
+        n,
+        8 * sms,
+        threads,
+        1,
+    );
     println!(
         "the raw-index kernel gives the same sums: {}",
         verdict(count_mismatches(&zs_raw, &want) == 0)

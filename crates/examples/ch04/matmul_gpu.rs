@@ -5,13 +5,17 @@ use std::sync::Arc;
 
 use course::compare::{relative_error, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use ndarray::ArrayView2;
+
+mod ch04_matmul {
+    course::kernels!("ch04-matmul.cu");
+}
 
 fn main() {
     // The sizes default to 2048, a multiple of the 16x16 blocks; sizes that are not (and a
@@ -31,6 +35,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-matmul.cu"), false);
+    let k = ch04_matmul::Kernels::load(&module);
 
     // ANCHOR: data
     let mut rng = Rng::new(seed);
@@ -70,6 +75,8 @@ fn main() {
         ldc: p as i32,
     };
     let t_blas = time_gpu(&stream, 2, 10, || {
+        // SAFETY: cfg reads b_dev as p×n (leading dimension p), a_dev as n×m (n) and writes
+        // c_blas as p×m (p), column-major: n·p, m·n and m·p elements, their exact lengths.
         unsafe { blas.gemm(cfg, &b_dev, &a_dev, &mut c_blas) }.or_exit("run cuBLAS SGEMM");
     });
     let c_blas_host = stream
@@ -101,18 +108,16 @@ fn main() {
     ];
     let mut results: Vec<(&str, Timing, Vec<f32>)> = Vec::new();
     for (name, config) in runs {
-        let kernel = function(&module, name);
         let mut c: CudaSlice<f32> = alloc_poisoned(&stream, m * p);
-        let t = time_gpu(&stream, 2, 10, || {
-            let mut launch = stream.launch_builder(&kernel);
-            launch
-                .arg(&a_dev)
-                .arg(&b_dev)
-                .arg(&mut c)
-                .arg(&mi)
-                .arg(&ni)
-                .arg(&pi);
-            unsafe { launch.launch(config) }.or_exit_launching(&kernel);
+        // The two 2-D kernels share a launcher; the 1-D one has a contract of its own.
+        let t = time_gpu(&stream, 2, 10, || match k.like_matmul_sum_in_global(name) {
+            Some(kernel) => kernel
+                .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
+                .or_exit_launching(kernel),
+            None => k
+                .matmul_1d
+                .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
+                .or_exit_launching(&k.matmul_1d),
         });
         record(&format!("{name}, {shape}"), &t, Work::Flops(flops));
         results.push((name, t, host(&stream, &c)));

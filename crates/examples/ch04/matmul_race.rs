@@ -2,10 +2,14 @@
 //! their result is wrong. Candidate 2, with one writer per element of C, is right.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
+
+mod ch04_matmul {
+    course::kernels!("ch04-matmul.cu");
+}
 
 fn main() {
     // Sizes that are not multiples of the blocks (32x8, 16x16) reach the kernels' bounds tests.
@@ -24,6 +28,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-matmul.cu"), false);
+    let k = ch04_matmul::Kernels::load(&module);
 
     // ANCHOR: data
     // Whole numbers from -2 to 2: every product and every sum is exact in f32, so a right
@@ -44,7 +49,7 @@ fn main() {
     // ANCHOR_END: data
     let a_dev = stream.clone_htod(&a).or_exit("copy A to the GPU");
     let b_dev = stream.clone_htod(&b).or_exit("copy B to the GPU");
-    let dims = (m as i32, n as i32, p as i32);
+    let (mi, ni, pi) = (m as i32, n as i32, p as i32);
 
     // ANCHOR: launches
     let candidates = [
@@ -71,7 +76,6 @@ fn main() {
         ),
     ];
     for (kernel, name, grid, block) in candidates {
-        let f = function(&module, kernel);
         // The racy kernels add into C, so C must start at zero; candidate 2 writes every
         // element, so its C starts as NaN, which no forgotten element can pass for a result.
         let mut c_dev = if kernel.starts_with("matmul_racy") {
@@ -84,15 +88,22 @@ fn main() {
             block_dim: block,
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(&f);
-        launch
-            .arg(&a_dev)
-            .arg(&b_dev)
-            .arg(&mut c_dev)
-            .arg(&dims.0)
-            .arg(&dims.1)
-            .arg(&dims.2);
-        unsafe { launch.launch(config) }.or_exit_launching(&f);
+        // Each candidate's contract names the axes that must cover its indices, so each has
+        // a launcher of its own.
+        match kernel {
+            "matmul_racy_ijk" => k
+                .matmul_racy_ijk
+                .launch(&stream, config, &a_dev, &b_dev, &mut c_dev, mi, ni, pi)
+                .or_exit_launching(&k.matmul_racy_ijk),
+            "matmul_racy_ik" => k
+                .matmul_racy_ik
+                .launch(&stream, config, &a_dev, &b_dev, &mut c_dev, mi, ni, pi)
+                .or_exit_launching(&k.matmul_racy_ik),
+            _ => k
+                .matmul_sum_in_register
+                .launch(&stream, config, &a_dev, &b_dev, &mut c_dev, mi, ni, pi)
+                .or_exit_launching(&k.matmul_sum_in_register),
+        }
         let c = stream
             .clone_dtoh(&c_dev)
             .or_exit("copy C back from the GPU");

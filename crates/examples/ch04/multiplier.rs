@@ -2,12 +2,16 @@
 //! multiplier, tested against the CPU.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
+
+mod ch04_multiplier {
+    course::kernels!("ch04-multiplier.cu");
+}
 
 fn main() {
     let (n, seed) = course::cli::parse(
@@ -24,7 +28,7 @@ fn main() {
     println!("{}", describe(&ctx));
     // ANCHOR: solution
     let module = load(&ctx, &kernel_file!("ch04-multiplier.cu"), false);
-    let multiplier = function(&module, "multiplier");
+    let k = ch04_multiplier::Kernels::load(&module);
 
     // n, the array length, comes from the command line: 12,000,000 unless given.
     let mut rng = Rng::new(seed);
@@ -44,15 +48,10 @@ fn main() {
         shared_mem_bytes: 0,
     };
     // 2. The launch.
-    let n_arg = n as i32;
     let t = time_gpu(&stream, 2, 10, || {
-        let mut launch = stream.launch_builder(&multiplier);
-        launch
-            .arg(&xs_dev)
-            .arg(&ys_dev)
-            .arg(&mut zs_dev)
-            .arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(&multiplier);
+        k.multiplier
+            .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev)
+            .or_exit_launching(&k.multiplier);
     });
     // 3. The test: IEEE multiplication is exact to the bit on both sides.
     let zs = stream

@@ -3,9 +3,13 @@
 //! under compute-sanitizer's memcheck to find it. Then a printf copy of the kernel reports it.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
+
+mod ch04_debugging {
+    course::kernels!("ch04-debugging.cu");
+}
 
 /// Not a multiple of the block size, so the last block has threads past the end.
 const N: usize = 1000;
@@ -19,6 +23,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-debugging.cu"), false);
+    let k = ch04_debugging::Kernels::load(&module);
 
     // ANCHOR: run
     let blocks = (N as u32).div_ceil(THREADS);
@@ -30,11 +35,11 @@ fn main() {
     println!("{N} squares on {blocks} blocks of {THREADS} threads");
     let mut out = alloc_poisoned::<i32>(&stream, N);
     let n = N as i32;
-    let off_by_one = function(&module, "squares_off_by_one");
-    let mut launch = stream.launch_builder(&off_by_one);
-    launch.arg(&mut out).arg(&n);
     // The launch only queues the kernel; a fault in it would surface at the wait.
-    let outcome = unsafe { launch.launch(config) }.and_then(|_| stream.synchronize());
+    // SAFETY: not sound, on purpose: this is the bug the program shows. The kernel has no
+    // contract, and its `i <= n` lets the thread whose index is n write out[n], past the end.
+    let outcome = unsafe { k.squares_off_by_one.launch(&stream, config, &mut out, n) }
+        .and_then(|_| Ok(stream.synchronize()?));
     println!(
         "squares_off_by_one: the launch and the wait for it returned Ok: {}",
         verdict(outcome.is_ok())
@@ -51,10 +56,9 @@ fn main() {
 
     // ANCHOR: printf
     println!("squares_report, the same kernel with a printf in place of the bad write, prints:");
-    let report = function(&module, "squares_report");
-    let mut launch = stream.launch_builder(&report);
-    launch.arg(&mut out).arg(&n);
-    unsafe { launch.launch(config) }.or_exit_launching(&report);
+    k.squares_report
+        .launch(&stream, config, &mut out)
+        .or_exit_launching(&k.squares_report);
     // A kernel's printf output is collected on the GPU and printed when the host next waits.
     stream.synchronize().or_exit("wait for squares_report");
     // ANCHOR_END: printf

@@ -6,25 +6,28 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::sys::{CUdevice_attribute as Attr, CUfunction_attribute as FuncAttr};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::sys::CUdevice_attribute as Attr;
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
+
+mod ch04_reduce {
+    course::kernels!("ch04-reduce.cu");
+}
 
 /// The block size `sum_block_tree` is written for (its `THREADS_PER_BLOCK`); every kernel here
 /// is launched with it.
 const THREADS: u32 = 256;
 
-/// Time `kernel` (xs, total, n) with `blocks` blocks of [`THREADS`] threads, then run it once
-/// more from a zero total and return that sum.
+/// Time the kernel called `name` (xs, total) with `blocks` blocks of [`THREADS`] threads, then
+/// run it once more from a zero total and return that sum.
 fn run_sum(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    (k, name): (&ch04_reduce::Kernels, &str),
     xs: &CudaSlice<f64>,
-    n: usize,
     blocks: u32,
 ) -> (Timing, f64) {
     let config = LaunchConfig {
@@ -32,12 +35,16 @@ fn run_sum(
         block_dim: (THREADS, 1, 1),
         shared_mem_bytes: 0,
     };
-    let n_arg = n as i32;
     let mut total = stream.alloc_zeros::<f64>(1).or_exit("allocate the total");
-    let launch = |total: &mut CudaSlice<f64>| {
-        let mut launch = stream.launch_builder(kernel);
-        launch.arg(xs).arg(total).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(kernel);
+    // The racy and the atomic kernel share a launcher; the tree's contract adds its block size.
+    let launch = |total: &mut CudaSlice<f64>| match k.like_sum_racy(name) {
+        Some(kernel) => kernel
+            .launch(stream, config, xs, total)
+            .or_exit_launching(kernel),
+        None => k
+            .sum_block_tree
+            .launch(stream, config, xs, total)
+            .or_exit_launching(&k.sum_block_tree),
     };
     // The kernels add into the total: the timed runs pile up, and the checked run starts at 0.
     let t = time_gpu(stream, 2, 10, || launch(&mut total));
@@ -77,16 +84,8 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-reduce.cu"), false);
-    let tree = function(&module, "sum_block_tree");
-    // The tree kernel declares __launch_bounds__(THREADS_PER_BLOCK): the driver reports that
-    // bound, so a launch with another block size is caught here rather than summing wrongly.
-    let tree_block = tree
-        .get_attribute(FuncAttr::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
-        .or_exit("read the tree kernel's block size");
-    if tree_block != THREADS as i32 {
-        eprintln!("sum_block_tree is written for {tree_block} threads per block, not {THREADS}.");
-        std::process::exit(1);
-    }
+    let k = ch04_reduce::Kernels::load(&module);
+    let tree = &k.sum_block_tree.function;
 
     // ANCHOR: data
     // Values in [0, 1): no cancellation, so sums taken in any order agree to far better than
@@ -106,7 +105,7 @@ fn main() {
     let blocks = (n as u32).div_ceil(THREADS * 4);
     println!("{blocks} blocks of {THREADS} threads, 4 elements per thread:");
     for name in ["sum_racy", "sum_atomic_per_thread", "sum_block_tree"] {
-        let (t, got) = run_sum(&stream, &function(&module, name), &xs_dev, n, blocks);
+        let (t, got) = run_sum(&stream, (&k, name), &xs_dev, blocks);
         record(
             &format!("{name}, n={n} f64, {blocks} blocks"),
             &t,
@@ -138,7 +137,7 @@ fn main() {
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT)
         .or_exit("count the SMs") as u32;
     let blocks = per_sm * sms;
-    let (t, got) = run_sum(&stream, &tree, &xs_dev, n, blocks);
+    let (t, got) = run_sum(&stream, (&k, "sum_block_tree"), &xs_dev, blocks);
     record(
         &format!("sum_block_tree, n={n} f64, {blocks} blocks"),
         &t,
@@ -164,7 +163,7 @@ fn main() {
         .clone_htod(&whole)
         .or_exit("copy the whole numbers to the GPU");
     for name in ["sum_atomic_per_thread", "sum_block_tree"] {
-        let (_, got) = run_sum(&stream, &function(&module, name), &whole_dev, n, blocks);
+        let (_, got) = run_sum(&stream, (&k, name), &whole_dev, blocks);
         println!(
             "{name}: sum of i mod 1000 for i < {n}: {got}, the known {known}: {}",
             verdict(got == known as f64)

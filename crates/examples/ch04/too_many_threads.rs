@@ -2,10 +2,15 @@
 //! program says so in one sentence instead of panicking.
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
+use course::launch::LaunchError;
+use cudarc::driver::LaunchConfig;
 use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+mod ch04_grids {
+    course::kernels!("ch04-grids.cu");
+}
 
 fn main() {
     course::cli::no_args(
@@ -15,7 +20,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch04-grids.cu"), false);
-    let grid_stride = function(&module, "adder_grid_stride");
+    let k = ch04_grids::Kernels::load(&module);
     let limit = ctx
         .attribute(Attr::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
         .or_exit("read the block limit");
@@ -29,7 +34,6 @@ fn main() {
         .clone_htod(&vec![2.0f64; n])
         .or_exit("copy ys to the GPU");
     let mut zs = alloc_poisoned::<f64>(&stream, n);
-    let n_arg = n as i32;
 
     // ANCHOR: launch
     let mut refused = Vec::new();
@@ -39,14 +43,15 @@ fn main() {
             block_dim: (threads, 1, 1),
             shared_mem_bytes: 0,
         };
-        let mut launch = stream.launch_builder(&grid_stride);
-        launch.arg(&xs).arg(&ys).arg(&mut zs).arg(&n_arg);
-        match unsafe { launch.launch(config) } {
-            Ok(_) => {
+        match k
+            .adder_grid_stride
+            .launch(&stream, config, &xs, &ys, &mut zs)
+        {
+            Ok(()) => {
                 stream.synchronize().or_exit("finish the kernel");
                 println!("{threads} threads per block: launched and finished");
             }
-            Err(e) => {
+            Err(LaunchError::Driver(e)) => {
                 let name = e
                     .error_name()
                     .map(|s| s.to_string_lossy().into_owned())
@@ -60,6 +65,7 @@ fn main() {
                 );
                 refused.push(threads);
             }
+            Err(broken) => println!("{threads} threads per block: {broken}."),
         }
     }
     println!(

@@ -2,11 +2,15 @@
 //! then with atomicAdd.
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 
 const THREADS: usize = 256;
+
+mod ch05_counter {
+    course::kernels!("ch05-counter.cu");
+}
 
 fn main() {
     let blocks = course::cli::parse(
@@ -28,25 +32,21 @@ fn main() {
 
     // ANCHOR: count
     let module = load(&ctx, &kernel_file!("ch05-counter.cu"), false);
+    let k = ch05_counter::Kernels::load(&module);
     let cfg = LaunchConfig {
         grid_dim: (blocks as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let count_with = |name: &str| -> u32 {
-        let kernel = function(&module, name);
+    let count_with = |kernel: &ch05_counter::CountPlain| -> u32 {
         let mut d_counter = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        unsafe {
-            stream
-                .launch_builder(&kernel)
-                .arg(&mut d_counter)
-                .launch(cfg)
-        }
-        .or_exit_launching(&kernel);
+        kernel
+            .launch(&stream, cfg, &mut d_counter)
+            .or_exit_launching(kernel);
         stream.clone_dtoh(&d_counter).or_exit("copy from the GPU")[0]
     };
-    let plain = count_with("count_plain");
-    let atomic = count_with("count_atomic");
+    let plain = count_with(&k.count_plain);
+    let atomic = count_with(&k.count_atomic);
     println!("{n} threads add 1 to one counter that starts at 0");
     println!("plain +=:  counted {plain} (varies)");
     println!("atomicAdd: counted {atomic}");

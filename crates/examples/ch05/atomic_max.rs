@@ -6,23 +6,22 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaModule, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
 
+mod ch05_atomic_max {
+    course::kernels!("ch05-atomic-max.cu");
+}
+/// The float kernels, which all launch alike.
+type MaxFloat = ch05_atomic_max::MaxFloatBits;
+
 /// Launch `kernel` (one thread per value) with the result starting at `start`; return it.
-fn gpu_max_f32(
-    stream: &Arc<CudaStream>,
-    module: &Arc<CudaModule>,
-    kernel: &str,
-    values: &[f32],
-    start: f32,
-) -> f32 {
-    let kernel = function(module, kernel);
+fn gpu_max_f32(stream: &Arc<CudaStream>, kernel: &MaxFloat, values: &[f32], start: f32) -> f32 {
     let n = values.len();
     let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
     let mut d_result = stream.clone_htod(&[start]).or_exit("copy to the GPU");
@@ -31,15 +30,9 @@ fn gpu_max_f32(
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    unsafe {
-        stream
-            .launch_builder(&kernel)
-            .arg(&d_values)
-            .arg(&(n as i32))
-            .arg(&mut d_result)
-            .launch(cfg)
-    }
-    .or_exit_launching(&kernel);
+    kernel
+        .launch(stream, cfg, &d_values, &mut d_result)
+        .or_exit_launching(kernel);
     stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0]
 }
 
@@ -83,6 +76,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch05-atomic-max.cu"), false);
+    let k = ch05_atomic_max::Kernels::load(&module);
     let mut rng = Rng::new(seed);
     println!("{n} values in each test, seed {seed}");
 
@@ -90,21 +84,14 @@ fn main() {
     let ints: Vec<i32> = (0..n).map(|_| rng.next_u64() as i32).collect();
     let d_ints = stream.clone_htod(&ints).or_exit("copy to the GPU");
     let mut d_result = stream.clone_htod(&[i32::MIN]).or_exit("copy to the GPU");
-    let max_int = function(&module, "max_int");
     let cfg = LaunchConfig {
         grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    unsafe {
-        stream
-            .launch_builder(&max_int)
-            .arg(&d_ints)
-            .arg(&(n as i32))
-            .arg(&mut d_result)
-            .launch(cfg)
-    }
-    .or_exit_launching(&max_int);
+    k.max_int
+        .launch(&stream, cfg, &d_ints, &mut d_result)
+        .or_exit_launching(&k.max_int);
     let gpu = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
     let cpu = ints.par_iter().copied().max().unwrap_or(i32::MIN);
     println!(
@@ -122,49 +109,49 @@ fn main() {
     let tests = [
         (
             "bit trick, from 0, in [0, 1)",
-            "max_float_bits",
+            &k.max_float_bits,
             &non_negative,
             0.0,
         ),
         (
             "bit trick, from 0, in [-100, -1)",
-            "max_float_bits",
+            &k.max_float_bits,
             &negative,
             0.0,
         ),
         (
             "bit trick, from -inf, in [-100, -1)",
-            "max_float_bits",
+            &k.max_float_bits,
             &negative,
             neg_inf,
         ),
         (
             "CAS loop, from -inf, in [-100, -1)",
-            "max_float_cas",
+            &k.max_float_cas,
             &negative,
             neg_inf,
         ),
         (
             "CAS loop, from -inf, in [-100, 100)",
-            "max_float_cas",
+            &k.max_float_cas,
             &mixed,
             neg_inf,
         ),
         (
             "sign split, from -inf, in [-100, -1)",
-            "max_float_sign_split",
+            &k.max_float_sign_split,
             &negative,
             neg_inf,
         ),
         (
             "sign split, from -inf, in [-100, 100)",
-            "max_float_sign_split",
+            &k.max_float_sign_split,
             &mixed,
             neg_inf,
         ),
     ];
     for (label, kernel, values, start) in tests {
-        let gpu = gpu_max_f32(&stream, &module, kernel, values, start);
+        let gpu = gpu_max_f32(&stream, kernel, values, start);
         let cpu = cpu_max(values, neg_inf); // the largest value in the data
         println!(
             "{label:<38} GPU {gpu:>10.6}, CPU {cpu:>10.6}, right: {}",
@@ -175,9 +162,9 @@ fn main() {
 
     // ANCHOR: specials
     let nan = f32::NAN;
-    let (cas, split) = ("max_float_cas", "max_float_sign_split");
-    let by_value = "max_float_sign_split_by_value";
-    let inputs: [(&str, Vec<f32>, &[&str]); 6] = [
+    let (cas, split) = (&k.max_float_cas, &k.max_float_sign_split);
+    let by_value = &k.max_float_sign_split_by_value;
+    let inputs: [(&str, Vec<f32>, &[&MaxFloat]); 6] = [
         (
             "{-1, -0.0, -3}",
             vec![-1.0, -0.0, -3.0],
@@ -213,15 +200,15 @@ fn main() {
     println!("from -inf; the CAS loop against f32::max, the sign splits against f32::total_cmp:");
     for (input, values, kernels) in &inputs {
         for &kernel in kernels.iter() {
-            let gpu = gpu_max_f32(&stream, &module, kernel, values, neg_inf);
-            let (cpu, right) = if kernel == "max_float_cas" {
+            let gpu = gpu_max_f32(&stream, kernel, values, neg_inf);
+            let (cpu, right) = if kernel.name == cas.name {
                 let cpu = cpu_max(values, neg_inf);
                 (cpu, gpu == cpu)
             } else {
                 let cpu = cpu_max_total_order(values, neg_inf);
                 (cpu, gpu.to_bits() == cpu.to_bits()) // tells -0.0 from +0.0
             };
-            let label = format!("{kernel}, {input}");
+            let label = format!("{}, {input}", kernel.name);
             println!(
                 "{label:<56} GPU {gpu:>10.6}, CPU {cpu:>10.6}, right: {}",
                 verdict(right)

@@ -5,14 +5,18 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::load;
 use course::kernel::require_block_size;
-use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 const THREADS: usize = 256;
 const LAUNCHES: usize = 5;
+
+mod ch05_block_sum {
+    course::kernels!("ch05-block-sum.cu");
+}
 
 /// The distance from `v` to the next float32 away from zero: how coarse float32 is at `v`.
 fn float32_spacing(v: f32) -> f32 {
@@ -24,7 +28,7 @@ fn float32_spacing(v: f32) -> f32 {
 /// One launch of `block_sum_atomic` over `d_x`: one block per 256 floats, one atomic each.
 fn block_sum(
     stream: &Arc<CudaStream>,
-    block_sum_atomic: &CudaFunction,
+    block_sum_atomic: &ch05_block_sum::BlockSumAtomic,
     d_x: &CudaSlice<f32>,
 ) -> f32 {
     let n = d_x.len();
@@ -34,15 +38,9 @@ fn block_sum(
         shared_mem_bytes: 0,
     };
     let mut d_total = stream.alloc_zeros::<f32>(1).or_exit("allocate GPU memory");
-    unsafe {
-        stream
-            .launch_builder(block_sum_atomic)
-            .arg(d_x)
-            .arg(&(n as i32))
-            .arg(&mut d_total)
-            .launch(cfg)
-    }
-    .or_exit_launching(block_sum_atomic);
+    block_sum_atomic
+        .launch(stream, cfg, d_x, &mut d_total)
+        .or_exit_launching(block_sum_atomic);
     stream.clone_dtoh(&d_total).or_exit("copy from the GPU")[0]
 }
 // ANCHOR_END: block_sum
@@ -61,8 +59,8 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
-    let block_sum_atomic = function(&module, "block_sum_atomic");
-    require_block_size(&block_sum_atomic, "block_sum_atomic", THREADS);
+    let k = ch05_block_sum::Kernels::load(&module);
+    require_block_size(&k.block_sum_atomic.function, "block_sum_atomic", THREADS);
 
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let reference: f64 = x.iter().map(|&v| v as f64).sum(); // in order: the same every run
@@ -74,7 +72,7 @@ fn main() {
     println!("float64 sum on the CPU: {reference:.2}");
     let mut totals = Vec::new();
     for launch in 0..LAUNCHES {
-        let total = block_sum(&stream, &block_sum_atomic, &d_x);
+        let total = block_sum(&stream, &k.block_sum_atomic, &d_x);
         let error = (total as f64 - reference).abs() / reference;
         let what = format!("launch {launch}: float32 total {total:.2}, relative error");
         println!("{}", within_bound(&what, error, 1e-4).0);
@@ -110,7 +108,7 @@ fn main() {
     let d_ones = stream
         .clone_htod(&vec![1.0f32; m])
         .or_exit("copy to the GPU");
-    let total = block_sum(&stream, &block_sum_atomic, &d_ones);
+    let total = block_sum(&stream, &k.block_sum_atomic, &d_ones);
     println!(
         "on {m} ones the total is {total:.1}, exactly {m}: {}",
         verdict(total == m as f32)

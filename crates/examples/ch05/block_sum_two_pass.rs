@@ -6,21 +6,25 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::load;
 use course::kernel::require_block_size;
-use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch05_block_sum {
+    course::kernels!("ch05-block-sum.cu");
+}
 
 // ANCHOR: two_pass
 /// Reduce `d_x` to one float: 2^24 values become 65,536 partial sums, then 256, then 1.
 fn sum_without_atomics(
     stream: &Arc<CudaStream>,
-    partial_sums: &CudaFunction,
+    partial_sums: &ch05_block_sum::BlockPartialSums,
     d_x: &CudaSlice<f32>,
 ) -> f32 {
     let mut len = d_x.len();
@@ -34,15 +38,9 @@ fn sum_without_atomics(
             block_dim: (THREADS as u32, 1, 1),
             shared_mem_bytes: 0,
         };
-        unsafe {
-            stream
-                .launch_builder(partial_sums)
-                .arg(input)
-                .arg(&(len as i32))
-                .arg(&mut next)
-                .launch(cfg)
-        }
-        .or_exit_launching(partial_sums);
+        partial_sums
+            .launch(stream, cfg, input, &mut next)
+            .or_exit_launching(partial_sums);
         current = Some(next);
         len = blocks;
     }
@@ -98,13 +96,14 @@ fn main() {
     let same_order = sum_in_kernel_order(&x);
 
     let module = load(&ctx, &kernel_file!("ch05-block-sum.cu"), false);
-    let partial_sums = function(&module, "block_partial_sums");
-    require_block_size(&partial_sums, "block_partial_sums", THREADS);
+    let k = ch05_block_sum::Kernels::load(&module);
+    let partial_sums = &k.block_partial_sums;
+    require_block_size(&partial_sums.function, "block_partial_sums", THREADS);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: runs
     let totals: Vec<f32> = (0..3)
-        .map(|_| sum_without_atomics(&stream, &partial_sums, &d_x))
+        .map(|_| sum_without_atomics(&stream, partial_sums, &d_x))
         .collect();
     for (run, total) in totals.iter().enumerate() {
         println!("run {run}: two-pass float32 total {total:.2}");
@@ -129,14 +128,14 @@ fn main() {
     let d_ones = stream
         .clone_htod(&vec![1.0f32; m])
         .or_exit("copy to the GPU");
-    let total = sum_without_atomics(&stream, &partial_sums, &d_ones);
+    let total = sum_without_atomics(&stream, partial_sums, &d_ones);
     println!(
         "on {m} ones the total is {total:.1}, exactly {m}: {}",
         verdict(total == m as f32)
     );
 
     let t = time_gpu(&stream, 1, 5, || {
-        sum_without_atomics(&stream, &partial_sums, &d_x);
+        sum_without_atomics(&stream, partial_sums, &d_x);
     });
     let bytes = (n * size_of::<f32>()) as f64;
     record(

@@ -2,14 +2,18 @@
 //! thread and try again? Random values against the same values sorted in ascending order.
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::fmt_times;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch05_atomic_max {
+    course::kernels!("ch05-atomic-max.cu");
+}
 
 fn main() {
     let (n, seed) = course::cli::parse(
@@ -26,7 +30,7 @@ fn main() {
     println!("{}", describe(&ctx));
     println!("{n} values in [0, 1), seed {seed}");
     let module = load(&ctx, &kernel_file!("ch05-atomic-max.cu"), false);
-    let max_float_cas_counted = function(&module, "max_float_cas_counted");
+    let k = ch05_atomic_max::Kernels::load(&module);
     let random = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let mut ascending = random.clone();
     ascending.par_sort_unstable_by(f32::total_cmp);
@@ -48,16 +52,9 @@ fn main() {
             .clone_htod(&[f32::NEG_INFINITY])
             .or_exit("copy to the GPU");
         let mut d_retries = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        unsafe {
-            stream
-                .launch_builder(&max_float_cas_counted)
-                .arg(&d_values)
-                .arg(&(n as i32))
-                .arg(&mut d_result)
-                .arg(&mut d_retries)
-                .launch(cfg)
-        }
-        .or_exit_launching(&max_float_cas_counted);
+        k.max_float_cas_counted
+            .launch(&stream, cfg, &d_values, &mut d_result, &mut d_retries)
+            .or_exit_launching(&k.max_float_cas_counted);
         let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
         let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
         println!(

@@ -6,16 +6,23 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::load;
 use course::kernel::require_block_size;
-use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch05_bincount {
+    course::kernels!("ch05-bincount.cu");
+}
+mod ch05_histogram {
+    course::kernels!("ch05-histogram.cu");
+}
 
 fn histogram_cpu(data: &[u8]) -> Vec<u32> {
     data.par_chunks(1 << 20)
@@ -39,23 +46,17 @@ fn histogram_cpu(data: &[u8]) -> Vec<u32> {
 /// A general histogram of any bytes: as many bins as the largest value needs, counted with
 /// one global atomic per value. It must wait for the largest value before it can allocate.
 struct Bincount {
-    largest: CudaFunction,
-    count: CudaFunction,
+    kernels: ch05_bincount::Kernels,
     grid: LaunchConfig,
 }
 
 impl Bincount {
     fn largest_value(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>) -> u32 {
         let mut d_largest = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-        unsafe {
-            stream
-                .launch_builder(&self.largest)
-                .arg(data)
-                .arg(&(data.len() as i32))
-                .arg(&mut d_largest)
-                .launch(self.grid)
-        }
-        .or_exit_launching(&self.largest);
+        let largest = &self.kernels.bincount_largest_u8;
+        largest
+            .launch(stream, self.grid, data, &mut d_largest)
+            .or_exit_launching(largest);
         stream.clone_dtoh(&d_largest).or_exit("copy from the GPU")[0] // waits for the GPU
     }
 
@@ -65,15 +66,11 @@ impl Bincount {
         data: &CudaSlice<u8>,
         bins: &mut CudaSlice<u32>,
     ) {
-        unsafe {
-            stream
-                .launch_builder(&self.count)
-                .arg(data)
-                .arg(&(data.len() as i32))
-                .arg(bins)
-                .launch(self.grid)
-        }
-        .or_exit_launching(&self.count);
+        let count = &self.kernels.bincount_count_u8;
+        let n = data.len() as i32;
+        // SAFETY: bins has an entry for every value in data: the callers give it the largest
+        // value + 1 entries, or 256, and count's grid-stride loop stops at n = data.len().
+        unsafe { count.launch(stream, self.grid, data, n, bins) }.or_exit_launching(count);
     }
 
     fn histogram(&self, stream: &Arc<CudaStream>, data: &CudaSlice<u8>) -> CudaSlice<u32> {
@@ -115,14 +112,14 @@ fn main() {
 
     let general_module = load(&ctx, &kernel_file!("ch05-bincount.cu"), false);
     let bincount = Bincount {
-        largest: function(&general_module, "bincount_largest_u8"),
-        count: function(&general_module, "bincount_count_u8"),
+        kernels: ch05_bincount::Kernels::load(&general_module),
         grid,
     };
     let custom_module = load(&ctx, &kernel_file!("ch05-histogram.cu"), false);
-    let hist_shared_wide = function(&custom_module, "hist_shared_wide");
-    require_block_size(&bincount.largest, "bincount_largest_u8", THREADS);
-    require_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
+    let hist_shared_wide = ch05_histogram::Kernels::load(&custom_module).hist_shared_wide;
+    let largest = &bincount.kernels.bincount_largest_u8.function;
+    require_block_size(largest, "bincount_largest_u8", THREADS);
+    require_block_size(&hist_shared_wide.function, "hist_shared_wide", THREADS);
 
     // ANCHOR: compare
     let general = stream
@@ -132,15 +129,9 @@ fn main() {
         .alloc_zeros::<u32>(256)
         .or_exit("allocate GPU memory");
     let custom_launch = |bins: &mut CudaSlice<u32>| {
-        unsafe {
-            stream
-                .launch_builder(&hist_shared_wide)
-                .arg(&d_data)
-                .arg(&(n as i32))
-                .arg(bins)
-                .launch(grid)
-        }
-        .or_exit_launching(&hist_shared_wide);
+        hist_shared_wide
+            .launch(&stream, grid, &d_data, bins)
+            .or_exit_launching(&hist_shared_wide);
     };
     custom_launch(&mut d_custom);
     let custom = stream.clone_dtoh(&d_custom).or_exit("copy from the GPU");

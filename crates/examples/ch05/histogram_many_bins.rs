@@ -2,14 +2,19 @@
 //! which needs more shared memory than a block gets unless its kernel asks for more.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
+use course::launch::LaunchError;
 use course::random::Rng;
 use cudarc::driver::sys::{CUdevice_attribute, CUfunction_attribute};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch05_histogram_bins {
+    course::kernels!("ch05-histogram-bins.cu");
+}
 
 /// The CPU reference: per-thread histograms over chunks, added together.
 fn histogram_cpu(data: &[u32], bins: usize) -> Vec<u32> {
@@ -45,7 +50,7 @@ fn main() {
     println!("{}", describe(&ctx));
     println!("{n} random values, seed {seed}");
     let module = load(&ctx, &kernel_file!("ch05-histogram-bins.cu"), false);
-    let hist_shared_bins = function(&module, "hist_shared_bins");
+    let hist_shared_bins = ch05_histogram_bins::Kernels::load(&module).hist_shared_bins;
     let device = |a| ctx.attribute(a).or_exit("read a device attribute") as usize;
     let sms = device(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
     // ANCHOR: limits
@@ -85,22 +90,24 @@ fn main() {
         let mut d_out = stream
             .alloc_zeros::<u32>(bins)
             .or_exit("allocate GPU memory");
-        let launch = |d_data: &CudaSlice<u32>, d_out: &mut CudaSlice<u32>| unsafe {
-            stream
-                .launch_builder(&hist_shared_bins)
-                .arg(d_data)
-                .arg(&(n as i32))
-                .arg(&(bins as i32))
-                .arg(d_out)
-                .launch(cfg)
+        let launch = |d_data: &CudaSlice<u32>, d_out: &mut CudaSlice<u32>| {
+            // SAFETY: every value is below `bins` (both inputs are made so), and the shared
+            // histogram (bins * 4 bytes) and d_out have a place for each of the bins.
+            unsafe { hist_shared_bins.launch(&stream, cfg, d_data, n as i32, bins as i32, d_out) }
         };
         if let Err(refused) = launch(&d_data, &mut d_out) {
-            let why = refused
-                .error_string()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default();
-            println!("  the launch was refused: {:?} ({why})", refused.0);
+            match refused {
+                LaunchError::Driver(refused) => {
+                    let why = refused
+                        .error_string()
+                        .map(|s| s.to_string_lossy().into_owned())
+                        .unwrap_or_default();
+                    println!("  the launch was refused: {:?} ({why})", refused.0);
+                }
+                other => println!("  the launch was refused: {other}"),
+            }
             hist_shared_bins
+                .function
                 .set_attribute(
                     CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     shared_bytes as i32,

@@ -6,17 +6,22 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::kernel::load;
 use course::kernel::require_block_size;
-use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_speedup, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const BINS: usize = 256;
 const THREADS: usize = BINS; // the shared kernels give each thread one bin to clear and merge
+
+mod ch05_histogram {
+    course::kernels!("ch05-histogram.cu");
+}
+use ch05_histogram::{HistGlobal, HistShared};
 
 /// The CPU reference: a histogram per rayon task, added together.
 fn histogram_cpu(data: &[u8]) -> Vec<u32> {
@@ -37,10 +42,17 @@ fn histogram_cpu(data: &[u8]) -> Vec<u32> {
         )
 }
 
+/// The kernels launch alike, but their contracts differ: `hist_global` needs a thread per
+/// byte, the shared ones blocks of `BINS` threads.
+enum Kernel<'a> {
+    Global(&'a HistGlobal),
+    Shared(&'a HistShared),
+}
+
 /// One way to make the histogram: a kernel and the number of blocks it is launched with.
 struct Way<'a> {
     name: &'a str,
-    kernel: &'a CudaFunction,
+    kernel: Kernel<'a>,
     blocks: usize,
     global_atomics: usize,
 }
@@ -52,15 +64,10 @@ fn launch(stream: &Arc<CudaStream>, way: &Way, d_data: &CudaSlice<u8>, bins: &mu
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    unsafe {
-        stream
-            .launch_builder(way.kernel)
-            .arg(d_data)
-            .arg(&(d_data.len() as i32))
-            .arg(bins)
-            .launch(cfg)
+    match way.kernel {
+        Kernel::Global(k) => k.launch(stream, cfg, d_data, bins).or_exit_launching(k),
+        Kernel::Shared(k) => k.launch(stream, cfg, d_data, bins).or_exit_launching(k),
     }
-    .or_exit_launching(way.kernel);
 }
 
 /// The histogram `way` makes of `d_data`, into zeroed bins.
@@ -105,13 +112,9 @@ fn main() {
     let want = histogram_cpu(&data);
     let d_data = stream.clone_htod(&data).or_exit("copy to the GPU");
     let module = load(&ctx, &kernel_file!("ch05-histogram.cu"), false);
-    let (hist_global, hist_shared, hist_shared_wide) = (
-        function(&module, "hist_global"),
-        function(&module, "hist_shared"),
-        function(&module, "hist_shared_wide"),
-    );
-    require_block_size(&hist_shared, "hist_shared", THREADS);
-    require_block_size(&hist_shared_wide, "hist_shared_wide", THREADS);
+    let k = ch05_histogram::Kernels::load(&module);
+    require_block_size(&k.hist_shared.function, "hist_shared", THREADS);
+    require_block_size(&k.hist_shared_wide.function, "hist_shared_wide", THREADS);
 
     // A known answer: the bytes 0, 1, ..., 255, 0, 1, ... put n / 256 in every bin, and one
     // more in each of the first n % 256.
@@ -130,25 +133,25 @@ fn main() {
     let ways = [
         Way {
             name: "global atomics",
-            kernel: &hist_global,
+            kernel: Kernel::Global(&k.hist_global),
             blocks: one_per_byte,
             global_atomics: n,
         },
         Way {
             name: "shared, one byte per thread",
-            kernel: &hist_shared,
+            kernel: Kernel::Shared(&k.hist_shared),
             blocks: one_per_byte,
             global_atomics: one_per_byte * BINS,
         },
         Way {
             name: "shared, grid-stride",
-            kernel: &hist_shared,
+            kernel: Kernel::Shared(&k.hist_shared),
             blocks: small_grid,
             global_atomics: small_grid * BINS,
         },
         Way {
             name: "shared, grid-stride, 16 B loads",
-            kernel: &hist_shared_wide,
+            kernel: Kernel::Shared(&k.hist_shared_wide),
             blocks: small_grid,
             global_atomics: small_grid * BINS,
         },

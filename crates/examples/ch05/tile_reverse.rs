@@ -4,14 +4,18 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::kernel::load;
 use course::kernel::require_block_size;
-use course::kernel::{function, load};
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
+
+mod ch05_tiles {
+    course::kernels!("ch05-tiles.cu");
+}
 
 /// The CPU reference: every `tile`-long piece of `x`, reversed in place.
 fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
@@ -22,7 +26,11 @@ fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
 
 // ANCHOR: launch
 /// Reverse each tile of `x` (a whole number of tiles) on the GPU, one block per tile.
-fn reverse_on_gpu(stream: &Arc<CudaStream>, reverse_tiles: &CudaFunction, x: &[f32]) -> Vec<f32> {
+fn reverse_on_gpu(
+    stream: &Arc<CudaStream>,
+    reverse_tiles: &ch05_tiles::ReverseTiles,
+    x: &[f32],
+) -> Vec<f32> {
     let d_x = stream.clone_htod(x).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<f32>(stream, x.len());
     let one_block_per_tile = LaunchConfig {
@@ -30,14 +38,9 @@ fn reverse_on_gpu(stream: &Arc<CudaStream>, reverse_tiles: &CudaFunction, x: &[f
         block_dim: (TILE as u32, 1, 1),
         shared_mem_bytes: 0, // the kernel's tile is static: its size is in the PTX
     };
-    unsafe {
-        stream
-            .launch_builder(reverse_tiles)
-            .arg(&d_x)
-            .arg(&mut d_out)
-            .launch(one_block_per_tile)
-    }
-    .or_exit_launching(reverse_tiles);
+    reverse_tiles
+        .launch(stream, one_block_per_tile, &d_x, &mut d_out)
+        .or_exit_launching(reverse_tiles);
     stream.clone_dtoh(&d_out).or_exit("copy from the GPU")
 }
 // ANCHOR_END: launch
@@ -57,18 +60,18 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch05-tiles.cu"), false);
-    let reverse_tiles = function(&module, "reverse_tiles");
-    require_block_size(&reverse_tiles, "reverse_tiles", TILE);
+    let k = ch05_tiles::Kernels::load(&module);
+    require_block_size(&k.reverse_tiles.function, "reverse_tiles", TILE);
 
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let want = reverse_each_tile(&x, TILE);
-    let out = reverse_on_gpu(&stream, &reverse_tiles, &x);
+    let out = reverse_on_gpu(&stream, &k.reverse_tiles, &x);
 
     // A known answer: on 0, 1, 2, ... (exact in float32 up to 2^24), slot s of tile k must
     // hold 256k + 255 - s.
     let m = n.min(1 << 24);
     let counting: Vec<f32> = (0..m).map(|i| i as f32).collect();
-    let counted = reverse_on_gpu(&stream, &reverse_tiles, &counting);
+    let counted = reverse_on_gpu(&stream, &k.reverse_tiles, &counting);
     let known = counted
         .iter()
         .enumerate()

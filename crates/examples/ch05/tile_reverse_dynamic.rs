@@ -2,11 +2,15 @@
 //! memory. Tiles of 128 and of 512 floats, each checked against the CPU.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
+
+mod ch05_tiles {
+    course::kernels!("ch05-tiles.cu");
+}
 
 fn reverse_each_tile(x: &[f32], tile: usize) -> Vec<f32> {
     let mut out = x.to_vec();
@@ -41,7 +45,7 @@ fn main() {
     println!("{n} floats, seed {seed}");
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let module = load(&ctx, &kernel_file!("ch05-tiles.cu"), false);
-    let reverse_tiles_dynamic = function(&module, "reverse_tiles_dynamic");
+    let k = ch05_tiles::Kernels::load(&module);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: sizes
@@ -53,14 +57,9 @@ fn main() {
             // The kernel's `extern __shared__` tile.
             shared_mem_bytes: (tile * size_of::<f32>()) as u32,
         };
-        unsafe {
-            stream
-                .launch_builder(&reverse_tiles_dynamic)
-                .arg(&d_x)
-                .arg(&mut d_out)
-                .launch(cfg)
-        }
-        .or_exit_launching(&reverse_tiles_dynamic);
+        k.reverse_tiles_dynamic
+            .launch(&stream, cfg, &d_x, &mut d_out)
+            .or_exit_launching(&k.reverse_tiles_dynamic);
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let want = reverse_each_tile(&x, tile);
         println!(

@@ -5,24 +5,64 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
+use course::launch::{LaunchError, Launcher};
 use course::machine::describe_cpu;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gb_per_s, fmt_ms, record, time_cpu, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute as Attr;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: u32 = 256;
+
+mod ch06_block_reduce {
+    course::kernels!("ch06-block-reduce.cu");
+}
+
+/// `sum_tree` and `sum_shuffle` take the same arguments, but their launchers are two types:
+/// only the tree's contract asks for blocks of exactly THREADS threads.
+trait SumKernel: Launcher {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<f32>,
+        total: &mut CudaSlice<f32>,
+    ) -> Result<(), LaunchError>;
+}
+
+impl SumKernel for ch06_block_reduce::SumTree {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<f32>,
+        total: &mut CudaSlice<f32>,
+    ) -> Result<(), LaunchError> {
+        self.launch(stream, cfg, x, total)
+    }
+}
+
+impl SumKernel for ch06_block_reduce::SumShuffle {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<f32>,
+        total: &mut CudaSlice<f32>,
+    ) -> Result<(), LaunchError> {
+        self.launch(stream, cfg, x, total)
+    }
+}
 
 /// Time `kernel(x, n, total)` on `blocks` blocks, then run it once more from a zero total and
 /// return that sum. The timed runs add into the total; only the last run is checked.
 fn run_sum(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &dyn SumKernel,
     x: &CudaSlice<f32>,
-    n: usize,
     blocks: u32,
 ) -> (Timing, f32) {
     let cfg = LaunchConfig {
@@ -30,18 +70,11 @@ fn run_sum(
         block_dim: (THREADS, 1, 1),
         shared_mem_bytes: 0,
     };
-    let n_arg = n as i32;
     let mut total = stream.alloc_zeros::<f32>(1).or_exit("allocate the total");
     let launch = |total: &mut CudaSlice<f32>| {
-        unsafe {
-            stream
-                .launch_builder(kernel)
-                .arg(x)
-                .arg(&n_arg)
-                .arg(total)
-                .launch(cfg)
-        }
-        .or_exit_launching(kernel);
+        kernel
+            .launch_on(stream, cfg, x, total)
+            .or_exit_launching(kernel.function());
     };
     let t = time_gpu(stream, 3, 20, || launch(&mut total));
     stream.memset_zeros(&mut total).or_exit("zero the total");
@@ -144,10 +177,13 @@ fn main() {
     // addition the sum must come out exact.
     let known: Vec<f32> = (0..1 << 20).map(|i| (i % 16) as f32).collect();
     let d_known = stream.clone_htod(&known).or_exit("copy to the GPU");
-    check_tree_block_size(&function(&module, "sum_tree"));
-    for name in ["sum_tree", "sum_shuffle"] {
-        let kernel = function(&module, name);
+    let k = ch06_block_reduce::Kernels::load(&module);
+    check_tree_block_size(&k.sum_tree.function);
+    let kernels: [(&str, &dyn SumKernel); 2] =
+        [("sum_tree", &k.sum_tree), ("sum_shuffle", &k.sum_shuffle)];
+    for (name, kernel) in kernels {
         let per_sm = kernel
+            .function()
             .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
             .or_exit("ask for the occupancy");
         // One element per thread, as in chapter 5; then one wave of blocks, as many as fit at once.
@@ -156,7 +192,7 @@ fn main() {
             (per_sm * sms, "one wave"),
         ];
         for (blocks, how) in grids {
-            let (t, got) = run_sum(&stream, &kernel, &d_x, n, blocks);
+            let (t, got) = run_sum(&stream, kernel, &d_x, blocks);
             record(
                 &format!("{name}, {n} f32, {blocks} blocks"),
                 &t,
@@ -182,7 +218,7 @@ fn main() {
                 1e-4,
             );
             println!("{line}");
-            let (_, exact) = run_sum(&stream, &kernel, &d_known, known.len(), blocks);
+            let (_, exact) = run_sum(&stream, kernel, &d_known, blocks);
             println!(
                 "  sum of i mod 16 over 2^20 values {exact:.1}, exactly 7864320: {}",
                 verdict(exact == 7_864_320.0)

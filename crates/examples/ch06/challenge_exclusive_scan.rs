@@ -3,13 +3,17 @@
 //! position that the ballot and __popc give in stream compaction.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch06_challenges {
+    course::kernels!("ch06-challenges.cu");
+}
 
 /// Exclusive scans of each warp's 32 values: element k of a warp gets the sum of elements
 /// 0..k of that warp, wrapping like u32 on the GPU.
@@ -54,6 +58,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-challenges.cu"), false);
+    let k = ch06_challenges::Kernels::load(&module);
     let mut rng = Rng::new(seed);
     let cfg = LaunchConfig {
         grid_dim: (n.div_ceil(THREADS) as u32, 1, 1),
@@ -66,16 +71,9 @@ fn main() {
     let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    let scan = function(&module, "exclusive_scan_warps");
-    unsafe {
-        stream
-            .launch_builder(&scan)
-            .arg(&d_values)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .launch(cfg)
-    }
-    .or_exit_launching(&scan);
+    k.exclusive_scan_warps
+        .launch(&stream, cfg, &d_values, &mut d_out)
+        .or_exit_launching(&k.exclusive_scan_warps);
     let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&got, &exclusive_per_warp(&values));
     println!(
@@ -96,18 +94,16 @@ fn main() {
     let d_floats = stream.clone_htod(&floats).or_exit("copy to the GPU");
     let mut d_by_scan = alloc_poisoned::<u32>(&stream, n);
     let mut d_by_ballot = alloc_poisoned::<u32>(&stream, n);
-    let positions = function(&module, "positions_two_ways");
-    unsafe {
-        stream
-            .launch_builder(&positions)
-            .arg(&d_floats)
-            .arg(&(n as i32))
-            .arg(&threshold)
-            .arg(&mut d_by_scan)
-            .arg(&mut d_by_ballot)
-            .launch(cfg)
-    }
-    .or_exit_launching(&positions);
+    k.positions_two_ways
+        .launch(
+            &stream,
+            cfg,
+            &d_floats,
+            threshold,
+            &mut d_by_scan,
+            &mut d_by_ballot,
+        )
+        .or_exit_launching(&k.positions_two_ways);
     let by_scan = stream.clone_dtoh(&d_by_scan).or_exit("copy from the GPU");
     let by_ballot = stream.clone_dtoh(&d_by_ballot).or_exit("copy from the GPU");
     let (w1, w2) = (

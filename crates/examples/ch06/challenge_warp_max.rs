@@ -3,14 +3,18 @@
 //! loop. Both count the atomicCAS calls they issue, on random and on ascending values.
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::fmt_times;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch06_challenges {
+    course::kernels!("ch06-challenges.cu");
+}
 
 fn main() {
     let (n, seed) = course::cli::parse(
@@ -32,6 +36,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-challenges.cu"), false);
+    let k = ch06_challenges::Kernels::load(&module);
     let random = Rng::new(seed).vec_f32(n, -100.0, 100.0);
     let mut ascending = random.clone();
     ascending.par_sort_unstable_by(f32::total_cmp);
@@ -55,22 +60,14 @@ fn main() {
     for (order, values) in [("random order", &random), ("ascending", &ascending)] {
         let d_values = stream.clone_htod(values).or_exit("copy to the GPU");
         let mut counts = Vec::new();
-        for kernel in ["max_per_thread", "max_warp_first"] {
-            let f = function(&module, kernel);
+        for f in [&k.max_per_thread, &k.max_warp_first] {
+            let kernel = f.name;
             let mut d_result = stream
                 .clone_htod(&[f32::NEG_INFINITY])
                 .or_exit("copy to the GPU");
             let mut d_attempts = stream.alloc_zeros::<u32>(1).or_exit("allocate GPU memory");
-            unsafe {
-                stream
-                    .launch_builder(&f)
-                    .arg(&d_values)
-                    .arg(&(n as i32))
-                    .arg(&mut d_result)
-                    .arg(&mut d_attempts)
-                    .launch(cfg)
-            }
-            .or_exit_launching(&f);
+            f.launch(&stream, cfg, &d_values, &mut d_result, &mut d_attempts)
+                .or_exit_launching(f);
             let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
             let attempts = stream.clone_dtoh(&d_attempts).or_exit("copy from the GPU")[0];
             println!(

@@ -5,14 +5,18 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch06_votes {
+    course::kernels!("ch06-votes.cu");
+}
 
 fn main() {
     let (n, seed) = course::cli::parse(
@@ -34,10 +38,11 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-votes.cu"), false);
+    let kernels = ch06_votes::Kernels::load(&module);
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
-    vote_demo(&stream, &module, &mut rng);
-    compaction(&stream, &module, &mut rng, n);
+    vote_demo(&stream, &kernels, &mut rng);
+    compaction(&stream, &kernels, &mut rng, n);
 }
 
 /// A 32-bit mask with lane 31 on the left, as the hardware numbers the bits.
@@ -46,7 +51,7 @@ fn bits(mask: u32) -> String {
 }
 
 // ANCHOR: vote_demo
-fn vote_demo(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng) {
+fn vote_demo(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut Rng) {
     let values = rng.vec_f32(32, 0.0, 1.0);
     let threshold = 0.5f32;
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
@@ -56,16 +61,10 @@ fn vote_demo(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng) 
         block_dim: (32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let vote_demo = function(module, "vote_demo");
-    unsafe {
-        stream
-            .launch_builder(&vote_demo)
-            .arg(&d_values)
-            .arg(&threshold)
-            .arg(&mut d_seen)
-            .launch(cfg)
-    }
-    .or_exit_launching(&vote_demo);
+    let vote_demo = &kernels.vote_demo;
+    vote_demo
+        .launch(stream, cfg, &d_values, threshold, &mut d_seen)
+        .or_exit_launching(vote_demo);
     let seen = stream.clone_dtoh(&d_seen).or_exit("copy from the GPU");
 
     // The same answers, worked out on the CPU.
@@ -118,7 +117,7 @@ fn vote_demo(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng) 
 // ANCHOR_END: vote_demo
 
 // ANCHOR: compaction
-fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng, n: usize) {
+fn compaction(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut Rng, n: usize) {
     let values = rng.vec_f32(n, 0.0, 1.0);
     let threshold = 0.5f32;
     // The CPU's answer: the indices of the kept values, in order.
@@ -154,34 +153,33 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
     for (label, kernel, threads, atomics, promise) in [
         (
             "(a) one atomic per kept element",
-            "compact_atomic",
+            &kernels.compact_atomic,
             THREADS,
             want.len(),
             None,
         ),
         (
             "(b) one atomic per warp",
-            "compact_warp",
+            &kernels.compact_warp,
             THREADS,
             groups_with_keepers(32),
             Some(("warp", 32)),
         ),
         (
             "(c) one atomic per block of 256",
-            "compact_block",
+            &kernels.compact_block,
             256,
             groups_with_keepers(256),
             Some(("block", 256)),
         ),
         (
             "(d) one atomic per block of 1024",
-            "compact_block",
+            &kernels.compact_block,
             1024,
             groups_with_keepers(1024),
             Some(("block", 1024)),
         ),
     ] {
-        let f = function(module, kernel);
         let cfg = LaunchConfig {
             grid_dim: (n.div_ceil(threads) as u32, 1, 1),
             block_dim: (threads as u32, 1, 1),
@@ -190,18 +188,15 @@ fn compaction(stream: &Arc<CudaStream>, module: &Arc<CudaModule>, rng: &mut Rng,
         let launch =
             |out: &mut CudaSlice<f32>, index: &mut CudaSlice<u32>, count: &mut CudaSlice<u32>| {
                 stream.memset_zeros(count).or_exit("zero the counter");
+                // SAFETY: n is the length of d_values, out and index, and the counter starts at
+                // 0 (just above), so every kept element claims a slot below n. A contract cannot
+                // state what a buffer holds, so these kernels have none.
                 unsafe {
-                    stream
-                        .launch_builder(&f)
-                        .arg(&d_values)
-                        .arg(&(n as i32))
-                        .arg(&threshold)
-                        .arg(out)
-                        .arg(index)
-                        .arg(count)
-                        .launch(cfg)
+                    kernel.launch(
+                        stream, cfg, &d_values, n as i32, threshold, out, index, count,
+                    )
                 }
-                .or_exit_launching(&f);
+                .or_exit_launching(kernel);
             };
         // The checked run: one launch into freshly poisoned outputs, so that every element the
         // checks read was written by this launch.

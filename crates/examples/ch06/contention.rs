@@ -5,21 +5,34 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::sys::CUdevice_attribute;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: usize = 256;
+
+mod ch06_contention {
+    course::kernels!("ch06-contention.cu");
+}
+
+/// The kernel of a way. The kernels (a), (b) and (c) share one launcher type (the same
+/// arguments and contract); (d) needs no thread per element, and (e) takes a counter mask.
+#[derive(Clone, Copy)]
+enum Kernel<'a> {
+    OneTotal(&'a ch06_contention::SumAtomicEach),
+    SmallGrid(&'a ch06_contention::SumAtomicBlockGridStride),
+    Spread(&'a ch06_contention::SumAtomicSpread),
+}
 
 /// One way to add up the array: a kernel, its grid, how many global atomics it issues, and
 /// how many separate counters they go to (the host adds the counters up at the end).
 struct Way<'a> {
     name: String,
-    kernel: &'a CudaFunction,
+    kernel: Kernel<'a>,
     blocks: usize,
     global_atomics: usize,
     counters: usize,
@@ -39,14 +52,13 @@ fn run(
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let (len, mask) = (n as i32, way.counters as i32 - 1);
-    let launch = |counters: &mut CudaSlice<u64>| {
-        let mut b = stream.launch_builder(way.kernel);
-        b.arg(d_x).arg(&len).arg(counters);
-        if way.counters > 1 {
-            b.arg(&mask);
-        }
-        unsafe { b.launch(cfg) }.or_exit_launching(way.kernel);
+    let mask = way.counters as i32 - 1;
+    let launch = |counters: &mut CudaSlice<u64>| match way.kernel {
+        Kernel::OneTotal(k) => k.launch(stream, cfg, d_x, counters).or_exit_launching(k),
+        Kernel::SmallGrid(k) => k.launch(stream, cfg, d_x, counters).or_exit_launching(k),
+        Kernel::Spread(k) => k
+            .launch(stream, cfg, d_x, counters, mask)
+            .or_exit_launching(k),
     };
     // The counters must start at zero: an atomic adds to what is there.
     let mut d_counters = stream
@@ -95,11 +107,12 @@ fn main() {
     println!("their sum on the CPU: {want}");
 
     let module = load(&ctx, &kernel_file!("ch06-contention.cu"), false);
-    let each = function(&module, "sum_atomic_each");
-    let warp = function(&module, "sum_atomic_warp");
-    let block = function(&module, "sum_atomic_block");
-    let grid_stride = function(&module, "sum_atomic_block_grid_stride");
-    let spread = function(&module, "sum_atomic_spread");
+    let k = ch06_contention::Kernels::load(&module);
+    let each = Kernel::OneTotal(&k.sum_atomic_each);
+    let warp = Kernel::OneTotal(&k.sum_atomic_warp);
+    let block = Kernel::OneTotal(&k.sum_atomic_block);
+    let grid_stride = Kernel::SmallGrid(&k.sum_atomic_block_grid_stride);
+    let spread = Kernel::Spread(&k.sum_atomic_spread);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
 
     // ANCHOR: ways
@@ -118,18 +131,18 @@ fn main() {
         counters,
     };
     let ways = [
-        way("(a) one atomic per element", &each, blocks, n, 1),
-        way("(b) one atomic per warp", &warp, blocks, warps, 1),
-        way("(c) one atomic per block", &block, blocks, blocks, 1),
+        way("(a) one atomic per element", each, blocks, n, 1),
+        way("(b) one atomic per warp", warp, blocks, warps, 1),
+        way("(c) one atomic per block", block, blocks, blocks, 1),
         way(
             "(d) per block, small grid",
-            &grid_stride,
+            grid_stride,
             small_grid,
             small_grid,
             1,
         ),
-        way("(e) per element, 256 counters", &spread, blocks, n, 256),
-        way("(f) per element, 65536 counters", &spread, blocks, n, 65536),
+        way("(e) per element, 256 counters", spread, blocks, n, 256),
+        way("(f) per element, 65536 counters", spread, blocks, n, 65536),
     ];
     // ANCHOR_END: ways
 

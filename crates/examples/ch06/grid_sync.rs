@@ -6,17 +6,20 @@ use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
+use course::launch::LaunchError;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
 use cudarc::driver::sys::{CUdevice_attribute as Attr, CUresult};
-use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaSlice, CudaStream, DriverError, LaunchConfig};
 use rayon::prelude::*;
 
 const THREADS: u32 = 256;
+
+mod ch06_cooperative {
+    course::kernels!("ch06-cooperative.cu");
+}
 
 fn grid(blocks: u32) -> LaunchConfig {
     LaunchConfig {
@@ -31,16 +34,14 @@ fn grid(blocks: u32) -> LaunchConfig {
 /// anything runs, that all the blocks can be resident at once.
 fn launch_grid_sync(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &ch06_cooperative::SumGridSync,
     x: &CudaSlice<f32>,
-    n: i32,
     partials: &mut CudaSlice<f32>,
     total: &mut CudaSlice<f32>,
     blocks: u32,
-) -> Result<(), DriverError> {
-    let mut launch = stream.launch_builder(kernel);
-    launch.arg(x).arg(&n).arg(partials).arg(total);
-    unsafe { launch.launch_cooperative(grid(blocks)) }.map(|_events| ())
+) -> Result<(), LaunchError> {
+    // The contract says `cooperative`: the launcher launches with cuLaunchCooperativeKernel.
+    kernel.launch(stream, grid(blocks), x, partials, total)
 }
 // ANCHOR_END: cooperative
 
@@ -48,31 +49,18 @@ fn launch_grid_sync(
 /// The same sum as two ordinary launches: per-block partial sums, then one block adds them.
 fn launch_two_kernels(
     stream: &Arc<CudaStream>,
-    (phase1, phase2): (&CudaFunction, &CudaFunction),
+    k: &ch06_cooperative::Kernels,
     x: &CudaSlice<f32>,
-    n: i32,
     partials: &mut CudaSlice<f32>,
     total: &mut CudaSlice<f32>,
     blocks: u32,
 ) {
-    unsafe {
-        stream
-            .launch_builder(phase1)
-            .arg(x)
-            .arg(&n)
-            .arg(&mut *partials)
-            .launch(grid(blocks))
-    }
-    .or_exit_launching(phase1);
-    unsafe {
-        stream
-            .launch_builder(phase2)
-            .arg(&*partials)
-            .arg(&(blocks as i32))
-            .arg(total)
-            .launch(grid(1))
-    }
-    .or_exit_launching(phase2);
+    k.block_partials
+        .launch(stream, grid(blocks), x, partials)
+        .or_exit_launching(&k.block_partials);
+    k.sum_partials
+        .launch(stream, grid(1), partials, total)
+        .or_exit_launching(&k.sum_partials);
 }
 // ANCHOR_END: two_kernels
 
@@ -93,17 +81,13 @@ fn main() {
         std::process::exit(1);
     }
     let module = load(&ctx, &kernel_file!("ch06-cooperative.cu"), false);
-    let sum_grid_sync = function(&module, "sum_grid_sync");
-    let phases = (
-        &function(&module, "block_partials"),
-        &function(&module, "sum_partials"),
-    );
+    let k = ch06_cooperative::Kernels::load(&module);
+    let sum_grid_sync = &k.sum_grid_sync;
 
     let n = problem_size(1 << 26, 1 << 20);
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     let want: f64 = x.par_iter().map(|&v| v as f64).sum();
     let d_x = stream.clone_htod(&x).or_exit("copy x to the GPU");
-    let n_arg = n as i32;
     println!("{n} floats in [0, 1), seed {seed}");
     // rayon's order of addition depends on the threads: compare with a serial float64 sum.
     let serial: f64 = x.iter().map(|&v| v as f64).sum();
@@ -117,6 +101,7 @@ fn main() {
     // ANCHOR: occupancy
     // Every block must be resident at once: ask the occupancy calculator how many fit.
     let per_sm = sum_grid_sync
+        .function
         .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
         .or_exit("ask for the occupancy of sum_grid_sync");
     let sms = ctx
@@ -138,27 +123,18 @@ fn main() {
         let mut total = alloc_poisoned::<f32>(&stream, 1);
         launch_grid_sync(
             &stream,
-            &sum_grid_sync,
+            sum_grid_sync,
             &d_x,
-            n_arg,
             &mut partials,
             &mut total,
             blocks,
         )
-        .or_exit_launching(&sum_grid_sync);
+        .or_exit_launching(sum_grid_sync);
         totals.push(stream.clone_dtoh(&total).or_exit("copy the total back")[0]);
     }
     let mut partials = alloc_poisoned::<f32>(&stream, blocks as usize);
     let mut total = alloc_poisoned::<f32>(&stream, 1);
-    launch_two_kernels(
-        &stream,
-        phases,
-        &d_x,
-        n_arg,
-        &mut partials,
-        &mut total,
-        blocks,
-    );
+    launch_two_kernels(&stream, &k, &d_x, &mut partials, &mut total, blocks);
     let split = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
 
     // The longest chain of float32 additions here is about 270 long (some 250 in a thread's
@@ -192,14 +168,13 @@ fn main() {
     let d_known = stream.clone_htod(&known).or_exit("copy to the GPU");
     launch_grid_sync(
         &stream,
-        &sum_grid_sync,
+        sum_grid_sync,
         &d_known,
-        known.len() as i32,
         &mut partials,
         &mut total,
         blocks,
     )
-    .or_exit_launching(&sum_grid_sync);
+    .or_exit_launching(sum_grid_sync);
     let exact = stream.clone_dtoh(&total).or_exit("copy the total back")[0];
     println!(
         "one kernel with grid.sync(), sum of i mod 16 over 2^20 values {exact:.1}, exactly 7864320: {}",
@@ -211,25 +186,16 @@ fn main() {
     let one = time_gpu(&stream, 3, 20, || {
         launch_grid_sync(
             &stream,
-            &sum_grid_sync,
+            sum_grid_sync,
             &d_x,
-            n_arg,
             &mut partials,
             &mut total,
             blocks,
         )
-        .or_exit_launching(&sum_grid_sync)
+        .or_exit_launching(sum_grid_sync)
     });
     let two = time_gpu(&stream, 3, 20, || {
-        launch_two_kernels(
-            &stream,
-            phases,
-            &d_x,
-            n_arg,
-            &mut partials,
-            &mut total,
-            blocks,
-        )
+        launch_two_kernels(&stream, &k, &d_x, &mut partials, &mut total, blocks)
     });
     record(
         &format!("sum_grid_sync, {n} f32, {blocks} blocks"),
@@ -259,14 +225,15 @@ fn main() {
     let mut partials = alloc_poisoned::<f32>(&stream, too_many as usize);
     match launch_grid_sync(
         &stream,
-        &sum_grid_sync,
+        sum_grid_sync,
         &d_x,
-        n_arg,
         &mut partials,
         &mut total,
         too_many,
     ) {
-        Err(DriverError(CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE)) => {
+        Err(LaunchError::Driver(DriverError(
+            CUresult::CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE,
+        ))) => {
             println!("{too_many} blocks, one more than fit at once (this machine)");
             println!(
                 "  refused with CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE before anything ran: yes"

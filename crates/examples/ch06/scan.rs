@@ -5,17 +5,21 @@
 //! device-to-device copy of the same bytes.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaSlice, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use rayon::prelude::*;
 
 const BLOCK: usize = 1024;
 /// The faster scan's blocks: TILE_THREADS threads, each holding 16 consecutive values.
 const TILE_THREADS: usize = 512;
 const TILE: usize = TILE_THREADS * 16;
+
+mod ch06_scan {
+    course::kernels!("ch06-scan.cu");
+}
 
 /// Inclusive scans of each `piece`-sized run of `values` on its own, wrapping like u32 on the GPU.
 fn scan_pieces_cpu(values: &[u32], piece: usize) -> Vec<u32> {
@@ -50,6 +54,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-scan.cu"), false);
+    let k = ch06_scan::Kernels::load(&module);
     let mut rng = Rng::new(seed);
     let values: Vec<u32> = (0..n).map(|_| rng.next_u64() as u32).collect();
     println!("{n} random u32 values, sums wrapping modulo 2^32, {BLOCK} threads per block");
@@ -71,36 +76,21 @@ fn main() {
     };
 
     // ANCHOR: levels
-    let scan_warps = function(&module, "scan_warps");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    unsafe {
-        stream
-            .launch_builder(&scan_warps)
-            .arg(&d_values)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .launch(cfg)
-    }
-    .or_exit_launching(&scan_warps);
+    k.scan_warps
+        .launch(&stream, cfg, &d_values, &mut d_out)
+        .or_exit_launching(&k.scan_warps);
     check(
         "each warp's 32 values on their own",
         &d_out,
         &scan_pieces_cpu(&values, 32),
     );
 
-    let scan_blocks = function(&module, "scan_blocks");
-    let null_pointer = 0u64; // block_totals = nullptr: this test needs no totals
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    unsafe {
-        stream
-            .launch_builder(&scan_blocks)
-            .arg(&d_values)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .arg(&null_pointer)
-            .launch(cfg)
-    }
-    .or_exit_launching(&scan_blocks);
+    let mut d_totals = alloc_poisoned::<u32>(&stream, blocks); // the blocks' sums, unused here
+    k.scan_blocks
+        .launch(&stream, cfg, &d_values, &mut d_out, &mut d_totals)
+        .or_exit_launching(&k.scan_blocks);
     check(
         "each block's values on their own",
         &d_out,
@@ -109,37 +99,22 @@ fn main() {
     // ANCHOR_END: levels
 
     // ANCHOR: whole
-    let scan_totals = function(&module, "scan_totals");
-    let add_block_offsets = function(&module, "add_block_offsets");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    let mut d_totals = alloc_poisoned::<u32>(&stream, blocks);
     let one_block = LaunchConfig {
         grid_dim: (1, 1, 1),
         block_dim: (BLOCK as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let mut scan_all = || unsafe {
-        stream
-            .launch_builder(&scan_blocks)
-            .arg(&d_values)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .arg(&mut d_totals)
-            .launch(cfg)
-            .or_exit_launching(&scan_blocks);
-        stream
-            .launch_builder(&scan_totals)
-            .arg(&mut d_totals)
-            .arg(&(blocks as i32))
-            .launch(one_block)
-            .or_exit_launching(&scan_totals);
-        stream
-            .launch_builder(&add_block_offsets)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .arg(&d_totals)
-            .launch(cfg)
-            .or_exit_launching(&add_block_offsets);
+    let mut scan_all = || {
+        k.scan_blocks
+            .launch(&stream, cfg, &d_values, &mut d_out, &mut d_totals)
+            .or_exit_launching(&k.scan_blocks);
+        k.scan_totals
+            .launch(&stream, one_block, &mut d_totals)
+            .or_exit_launching(&k.scan_totals);
+        k.add_block_offsets
+            .launch(&stream, cfg, &mut d_out, &d_totals)
+            .or_exit_launching(&k.add_block_offsets);
     };
     let t_scan = time_gpu(&stream, 2, 10, &mut scan_all);
     let want = scan_pieces_cpu(&values, n);
@@ -160,40 +135,27 @@ fn main() {
 
     // ANCHOR: fast
     // Reduce, then scan: tiles of TILE_THREADS threads x 16 values (ITEMS in the kernel file).
-    let reduce_tiles = function(&module, "reduce_tiles");
-    let scan_tiles = function(&module, "scan_tiles");
     let tiles = n.div_ceil(TILE);
     let mut d_tile_totals = alloc_poisoned::<u32>(&stream, tiles);
     // The scan of the first m values into `out`: all n of them for the timing, fewer to test a
     // last tile that ends partway.
-    let mut reduce_then_scan = |m: usize, out: &mut CudaSlice<u32>| unsafe {
-        let tiles = m.div_ceil(TILE) as u32;
+    let mut reduce_then_scan = |m: usize, out: &mut CudaSlice<u32>| {
+        let tiles = m.div_ceil(TILE);
         let per_tile = LaunchConfig {
-            grid_dim: (tiles, 1, 1),
+            grid_dim: (tiles as u32, 1, 1),
             block_dim: (TILE_THREADS as u32, 1, 1),
             shared_mem_bytes: 0,
         };
-        stream
-            .launch_builder(&reduce_tiles)
-            .arg(&d_values)
-            .arg(&(m as i32))
-            .arg(&mut d_tile_totals)
-            .launch(per_tile)
-            .or_exit_launching(&reduce_tiles);
-        stream
-            .launch_builder(&scan_totals)
-            .arg(&mut d_tile_totals)
-            .arg(&(tiles as i32))
-            .launch(one_block)
-            .or_exit_launching(&scan_totals);
-        stream
-            .launch_builder(&scan_tiles)
-            .arg(&d_values)
-            .arg(out)
-            .arg(&(m as i32))
-            .arg(&d_tile_totals)
-            .launch(per_tile)
-            .or_exit_launching(&scan_tiles);
+        let first_m = d_values.slice(..m);
+        k.reduce_tiles
+            .launch(&stream, per_tile, &first_m, &mut d_tile_totals)
+            .or_exit_launching(&k.reduce_tiles);
+        k.scan_totals
+            .launch(&stream, one_block, &mut d_tile_totals.slice_mut(..tiles))
+            .or_exit_launching(&k.scan_totals);
+        k.scan_tiles
+            .launch(&stream, per_tile, &first_m, out, &d_tile_totals)
+            .or_exit_launching(&k.scan_tiles);
     };
     let mut d_fast = alloc_poisoned::<u32>(&stream, n);
     let t_fast = time_gpu(&stream, 2, 10, || reduce_then_scan(n, &mut d_fast));

@@ -5,12 +5,16 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaFunction, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaStream, LaunchConfig};
 
 const WARP: usize = 32;
+
+mod ch06_shuffles {
+    course::kernels!("ch06-shuffles.cu");
+}
 
 // ANCHOR: rules
 /// A shuffle, described by which lane each lane reads. Lanes are split into groups of
@@ -110,7 +114,11 @@ fn cpu_tables(values: &[i32]) -> Vec<i32> {
 
 // ANCHOR: launch
 /// One warp runs `shuffle_table` on `values`; the nine rows of 32 lanes come back.
-fn gpu_tables(stream: &Arc<CudaStream>, kernel: &CudaFunction, values: &[i32]) -> Vec<i32> {
+fn gpu_tables(
+    stream: &Arc<CudaStream>,
+    kernel: &ch06_shuffles::ShuffleTable,
+    values: &[i32],
+) -> Vec<i32> {
     let d_values = stream
         .clone_htod(values)
         .or_exit("copy the values to the GPU");
@@ -120,14 +128,9 @@ fn gpu_tables(stream: &Arc<CudaStream>, kernel: &CudaFunction, values: &[i32]) -
         block_dim: (WARP as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    unsafe {
-        stream
-            .launch_builder(kernel)
-            .arg(&d_values)
-            .arg(&mut d_table)
-            .launch(one_warp)
-    }
-    .or_exit_launching(kernel);
+    kernel
+        .launch(stream, one_warp, &d_values, &mut d_table)
+        .or_exit_launching(kernel);
     stream
         .clone_dtoh(&d_table)
         .or_exit("copy the tables from the GPU")
@@ -162,12 +165,13 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-shuffles.cu"), false);
-    let kernel = function(&module, "shuffle_table");
+    let kernels = ch06_shuffles::Kernels::load(&module);
+    let kernel = &kernels.shuffle_table;
 
     // ANCHOR: main
     // First every lane holds its own number, so each entry says which lane it came from.
     let lane_numbers: Vec<i32> = (0..WARP as i32).collect();
-    let got = gpu_tables(&stream, &kernel, &lane_numbers);
+    let got = gpu_tables(&stream, kernel, &lane_numbers);
     println!("Each entry is the lane whose value arrived (lane i starts with the value i):");
     print_table(&got);
     let wrong = count_mismatches(&got, &cpu_tables(&lane_numbers));
@@ -180,7 +184,7 @@ fn main() {
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let random: Vec<i32> = (0..WARP).map(|_| rng.next_u64() as i32).collect();
-    let wrong = count_mismatches(&gpu_tables(&stream, &kernel, &random), &cpu_tables(&random));
+    let wrong = count_mismatches(&gpu_tables(&stream, kernel, &random), &cpu_tables(&random));
     println!(
         "GPU tables equal the CPU's rules, random values ({wrong} entries differ): {}",
         verdict(wrong == 0)

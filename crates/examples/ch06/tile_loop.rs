@@ -2,15 +2,18 @@
 //! barriers each step needs; check it exactly against the CPU and time it.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::require_block_size;
-use course::kernel::{function, load};
+use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 use rayon::prelude::*;
 
 const TILE: usize = 256;
+
+mod ch06_barriers {
+    course::kernels!("ch06-barriers.cu");
+}
 
 fn smooth_point(left: u32, centre: u32, right: u32) -> u32 {
     (left + 2 * centre + right) / 4
@@ -70,8 +73,8 @@ fn main() {
 
     // ANCHOR: launch
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
-    let smooth_tiles = function(&module, "smooth_tiles");
-    require_block_size(&smooth_tiles, "smooth_tiles", TILE);
+    let k = ch06_barriers::Kernels::load(&module);
+    require_block_size(&k.smooth_tiles.function, "smooth_tiles", TILE);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     let cfg = LaunchConfig {
@@ -80,16 +83,9 @@ fn main() {
         shared_mem_bytes: 0,
     };
     let launch = |x: &_, out: &mut _| {
-        unsafe {
-            stream
-                .launch_builder(&smooth_tiles)
-                .arg(x)
-                .arg(out)
-                .arg(&(n as i32))
-                .arg(&(steps as i32))
-                .launch(cfg)
-        }
-        .or_exit_launching(&smooth_tiles);
+        k.smooth_tiles
+            .launch(&stream, cfg, x, out, steps as i32)
+            .or_exit_launching(&k.smooth_tiles);
     };
     launch(&d_x, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");

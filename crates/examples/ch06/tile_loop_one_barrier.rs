@@ -2,15 +2,18 @@
 //! how many elements come out wrong? Then both kernels are timed, to see what the barrier costs.
 use course::compare::{count_mismatches, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::require_block_size;
-use course::kernel::{function, load};
+use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, fmt_speedup, record, time_gpu};
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 use rayon::prelude::*;
 
 const TILE: usize = 256;
+
+mod ch06_barriers {
+    course::kernels!("ch06-barriers.cu");
+}
 
 fn smooth_point(left: u32, centre: u32, right: u32) -> u32 {
     (left + 2 * centre + right) / 4
@@ -66,36 +69,41 @@ fn main() {
     println!("seed {seed}");
 
     let module = load(&ctx, &kernel_file!("ch06-barriers.cu"), false);
-    let (two_barriers, one_barrier) = (
-        function(&module, "smooth_tiles"),
-        function(&module, "smooth_tiles_one_barrier"),
+    let k = ch06_barriers::Kernels::load(&module);
+    require_block_size(&k.smooth_tiles.function, "smooth_tiles", TILE);
+    require_block_size(
+        &k.smooth_tiles_one_barrier.function,
+        "smooth_tiles_one_barrier",
+        TILE,
     );
-    require_block_size(&two_barriers, "smooth_tiles", TILE);
-    require_block_size(&one_barrier, "smooth_tiles_one_barrier", TILE);
     let d_x = stream.clone_htod(&x).or_exit("copy to the GPU");
     let cfg = LaunchConfig {
         grid_dim: (tiles as u32, 1, 1),
         block_dim: (TILE as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let launch = |kernel, out: &mut _| {
+    let two_barriers = |out: &mut CudaSlice<u32>| {
+        k.smooth_tiles
+            .launch(&stream, cfg, &d_x, out, steps as i32)
+            .or_exit_launching(&k.smooth_tiles);
+    };
+    // The racing kernel has no contract, so its launcher is unsafe.
+    let one_barrier = |out: &mut CudaSlice<u32>| {
+        // SAFETY: the same buffers, grid and blocks of TILE threads as smooth_tiles, whose
+        // contract they keep: every thread stays inside x, out and its tile. The missing
+        // barrier races only on values in shared memory, which is what this program shows.
         unsafe {
-            stream
-                .launch_builder(kernel)
-                .arg(&d_x)
-                .arg(out)
-                .arg(&(n as i32))
-                .arg(&(steps as i32))
-                .launch(cfg)
+            k.smooth_tiles_one_barrier
+                .launch(&stream, cfg, &d_x, out, n as i32, steps as i32)
         }
-        .or_exit_launching(kernel);
+        .or_exit_launching(&k.smooth_tiles_one_barrier);
     };
 
     // ANCHOR: launches
     let mut any_wrong = false;
     for attempt in 0..3 {
         let mut d_out = alloc_poisoned::<u32>(&stream, n);
-        launch(&one_barrier, &mut d_out);
+        one_barrier(&mut d_out);
         ctx.synchronize().or_exit("wait for the GPU"); // also when compute-sanitizer reports
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let wrong = count_mismatches(&out, &want);
@@ -109,7 +117,7 @@ fn main() {
         verdict(any_wrong)
     );
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
-    launch(&two_barriers, &mut d_out);
+    two_barriers(&mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&out, &want);
     println!(
@@ -120,8 +128,8 @@ fn main() {
 
     // ANCHOR: timing
     let bytes = 2.0 * 4.0 * n as f64;
-    let t2 = time_gpu(&stream, 2, 20, || launch(&two_barriers, &mut d_out));
-    let t1 = time_gpu(&stream, 2, 20, || launch(&one_barrier, &mut d_out));
+    let t2 = time_gpu(&stream, 2, 20, || two_barriers(&mut d_out));
+    let t1 = time_gpu(&stream, 2, 20, || one_barrier(&mut d_out));
     record(
         &format!("smooth_tiles (two barriers) n={n} steps={steps}"),
         &t2,

@@ -6,16 +6,55 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, relative_error, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
+use course::launch::{LaunchError, Launcher};
 use course::random::Rng;
-use cudarc::driver::{
-    CudaModule, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg, ValidAsZeroBits,
-};
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, LaunchConfig, ValidAsZeroBits};
 use rayon::prelude::*;
 
 const WARP: usize = 32;
 type Lanes<T> = [T; WARP];
+
+mod ch06_shuffles {
+    course::kernels!("ch06-shuffles.cu");
+}
+
+/// The launcher of the i32 kernels and that of the f32 kernels, as one generic `run` can call
+/// them: both take `(x, out)` and compute `n` from them.
+trait PerLane<T>: Launcher {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<T>,
+        out: &mut CudaSlice<T>,
+    ) -> Result<(), LaunchError>;
+}
+
+impl PerLane<i32> for ch06_shuffles::WarpSumDownI32 {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<i32>,
+        out: &mut CudaSlice<i32>,
+    ) -> Result<(), LaunchError> {
+        self.launch(stream, cfg, x, out)
+    }
+}
+
+impl PerLane<f32> for ch06_shuffles::WarpSumDownF32 {
+    fn launch_on(
+        &self,
+        stream: &CudaStream,
+        cfg: LaunchConfig,
+        x: &CudaSlice<f32>,
+        out: &mut CudaSlice<f32>,
+    ) -> Result<(), LaunchError> {
+        self.launch(stream, cfg, x, out)
+    }
+}
 
 // ANCHOR: cpu_lanes
 /// What `__shfl_down_sync(mask, v, delta)` hands each of 32 lanes: the value `delta` lanes
@@ -80,8 +119,7 @@ fn every_warp<T: Copy + Send + Sync>(x: &[T], step: fn(Lanes<T>) -> Lanes<T>) ->
 /// Run `kernel(x, out, n)` with 256 threads per block; every lane writes what it ends with.
 fn run<T: DeviceRepr + ValidAsZeroBits + Default + Clone + Unpin>(
     stream: &Arc<CudaStream>,
-    module: &Arc<CudaModule>,
-    kernel: &str,
+    kernel: &impl PerLane<T>,
     x: &[T],
 ) -> Vec<T> {
     let n = x.len();
@@ -92,16 +130,9 @@ fn run<T: DeviceRepr + ValidAsZeroBits + Default + Clone + Unpin>(
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    let f = function(module, kernel);
-    unsafe {
-        stream
-            .launch_builder(&f)
-            .arg(&d_x)
-            .arg(&mut d_out)
-            .arg(&(n as i32))
-            .launch(cfg)
-    }
-    .or_exit_launching(&f);
+    kernel
+        .launch_on(stream, cfg, &d_x, &mut d_out)
+        .or_exit_launching(kernel);
     stream
         .clone_dtoh(&d_out)
         .or_exit("copy the result from the GPU")
@@ -124,6 +155,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch06-shuffles.cu"), false);
+    let k = ch06_shuffles::Kernels::load(&module);
 
     let n = problem_size(1 << 24, 1 << 16);
     let warps = n / WARP;
@@ -138,7 +170,7 @@ fn main() {
         .map(|w| w.iter().sum())
         .collect();
 
-    let down = run(&stream, &module, "warp_sum_down_i32", &ints);
+    let down = run(&stream, &k.warp_sum_down_i32, &ints);
     let lane0: Vec<i32> = down.iter().step_by(WARP).copied().collect();
     println!("i32, __shfl_down_sync:");
     println!(
@@ -154,7 +186,7 @@ fn main() {
         verdict(down == every_warp(&ints, sum_down))
     );
 
-    let xor = run(&stream, &module, "warp_sum_xor_i32", &ints);
+    let xor = run(&stream, &k.warp_sum_xor_i32, &ints);
     let all_hold = warps_where_all_lanes_hold(&xor, &int_sums);
     println!("i32, __shfl_xor_sync:");
     println!(
@@ -178,13 +210,13 @@ fn main() {
     let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<u32>>();
     for (kernel, shuffle, cpu) in [
         (
-            "warp_sum_down_f32",
+            &k.warp_sum_down_f32,
             "__shfl_down_sync",
             sum_down::<f32> as fn(Lanes<f32>) -> Lanes<f32>,
         ),
-        ("warp_sum_xor_f32", "__shfl_xor_sync", sum_xor::<f32>),
+        (&k.warp_sum_xor_f32, "__shfl_xor_sync", sum_xor::<f32>),
     ] {
-        let got = run(&stream, &module, kernel, &floats);
+        let got = run(&stream, kernel, &floats);
         let same_bits = count_mismatches(&bits(&got), &bits(&every_warp(&floats, cpu)));
         let lane0: Vec<f64> = got.iter().step_by(WARP).map(|&v| v as f64).collect();
         let error = relative_error(&lane0, &f64_sums);
@@ -206,7 +238,7 @@ fn main() {
         .par_chunks_exact(WARP)
         .map(|w| w.iter().copied().fold(f32::MIN, f32::max))
         .collect();
-    let got = run(&stream, &module, "warp_max_xor_f32", &floats);
+    let got = run(&stream, &k.warp_max_xor_f32, &floats);
     let all_hold = warps_where_all_lanes_hold(&got, &maxima);
     println!("f32 maximum, __shfl_xor_sync with fmaxf:");
     println!(

@@ -3,8 +3,9 @@
 //! against the K = 1 image.
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{BLOCK, check_block, observe, upload};
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
@@ -31,7 +32,7 @@ fn main() {
     println!("{}", describe(&ctx));
     let file = kernel_file!("ch07-imaging.cu");
     check_block(&file);
-    let module = load(&ctx, &file, false);
+    let kernels = ch07_imaging::Kernels::load(&load(&ctx, &file, false));
     println!("{side} x {side} pixels, {n_vis} visibilities, noise seed {seed}");
     let obs = observe(n_vis, Some(&mut Rng::new(seed)));
     let d = upload(&stream, &obs, side, |x| x as f32);
@@ -42,10 +43,10 @@ fn main() {
     println!("K  blocks       time  vs K = 1          rate  same image as K = 1");
     let (mut base_ms, mut base_img) = (0.0, Vec::new());
     for k in [1usize, 2, 3, 4, 6, 8] {
-        let kernel = function(&module, &format!("image_coarse_{k}_256"));
+        let kernel = kernels.image(&format!("image_coarse_{k}_256"));
         let blocks = (side * side).div_ceil(k).div_ceil(BLOCK as usize);
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
-        let t = time_gpu(&stream, 1, 10, || d.launch(&stream, &kernel, k, &mut img));
+        let t = time_gpu(&stream, 1, 10, || d.launch(&stream, kernel, k, &mut img));
         record(
             &format!("image_coarse_{k}_256, {side}x{side} px, {n_vis} vis"),
             &t,

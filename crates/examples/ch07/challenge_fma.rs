@@ -8,8 +8,9 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{check_block, observe, upload};
-use course::kernel::{KernelFile, arch_of, compile_with, function};
+use course::kernel::{KernelFile, arch_of, compile_with};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, record, time_gpu};
@@ -74,6 +75,7 @@ fn main() {
     let mut fmas = HashMap::new();
     for fmad in [true, false] {
         let (module, text) = compile(&ctx, &file, fmad);
+        let kernels = ch07_imaging::Kernels::load(&module);
         for name in [
             "image_coarse_3_256",
             "image_split_statements",
@@ -81,9 +83,9 @@ fn main() {
         ] {
             let count = count_fmas(&text, name);
             fmas.insert((name, fmad), count);
-            let kernel = function(&module, name);
+            let kernel = kernels.image(name);
             let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
-            let t = time_gpu(&stream, 1, 10, || d.launch(&stream, &kernel, 3, &mut img));
+            let t = time_gpu(&stream, 1, 10, || d.launch(&stream, kernel, 3, &mut img));
             record(
                 &format!("{name} --fmad={fmad}, {side}x{side} px, {n_vis} vis"),
                 &t,

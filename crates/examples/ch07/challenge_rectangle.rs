@@ -5,16 +5,17 @@ use std::sync::Arc;
 
 use course::compare::{largest_difference, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
+use course::imaging::launchers::{ch07_imaging, ch07_imaging_rectangle};
 use course::imaging::rectangle::{self, Rectangle};
 use course::imaging::sky::{OnGpu, check_block, observe};
 use course::imaging::{
     POINT_VIS, Quadrant, observe_point_sources, upload_quadrant, worst_distance_from_one,
 };
-use course::kernel::{function, load, require_block_size};
+use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream};
+use cudarc::driver::{CudaSlice, CudaStream};
 
 /// Every check, over the peak.
 const BOUND: f64 = 1e-4;
@@ -30,7 +31,7 @@ fn fetch(stream: &Arc<CudaStream>, img: &CudaSlice<[f32; 2]>) -> Vec<[f64; 2]> {
 /// buffers; timed as one piece of work, `reps` = (warm-up runs, timed runs).
 fn image_by_groups(
     stream: &Arc<CudaStream>,
-    (groups, place): (&CudaFunction, &CudaFunction),
+    k: &ch07_imaging_rectangle::Kernels,
     q: &Quadrant,
     d: &OnGpu<f32>,
     reps: (usize, usize),
@@ -38,6 +39,7 @@ fn image_by_groups(
     let rect = q.rect();
     let mut parts = alloc_poisoned::<[f32; 2]>(stream, 4 * rect.groups());
     let mut img = alloc_poisoned::<[f32; 2]>(stream, rect.pixels());
+    let (groups, place) = (&k.image_rectangle, &k.image_place_rectangle);
     let t = time_gpu(stream, reps.0, reps.1, || {
         rectangle::launch_groups(stream, groups, q, d, &mut parts).or_exit_launching(groups);
         rectangle::launch_place(stream, place, q, &parts, d.inv_n, &mut img)
@@ -76,12 +78,12 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch07-imaging-rectangle.cu"), false);
-    let groups = function(&module, "image_rectangle");
-    require_block_size(&groups, "image_rectangle", rectangle::TILE as usize);
-    let place = function(&module, "image_place_rectangle");
+    let kernels = ch07_imaging_rectangle::Kernels::load(&module);
+    let groups = &kernels.image_rectangle.function;
+    require_block_size(groups, "image_rectangle", rectangle::TILE as usize);
     let direct_file = kernel_file!("ch07-imaging.cu");
     check_block(&direct_file);
-    let direct = function(&load(&ctx, &direct_file, false), "image_fma_1_256");
+    let direct = ch07_imaging::Kernels::load(&load(&ctx, &direct_file, false));
 
     let mut rng = Rng::new(seed);
     let obs = observe(n_vis, Some(&mut rng));
@@ -135,7 +137,7 @@ fn main() {
         "timing: warm-up runs {warm}, timed runs {timed}; each time shown is their median, from CUDA events"
     );
     let flops = Work::Flops(13.0 * (n_px * n_vis) as f64);
-    let (t_groups, img) = image_by_groups(&stream, (&groups, &place), &q, &d, reps);
+    let (t_groups, img) = image_by_groups(&stream, &kernels, &q, &d, reps);
     record(
         &format!("image_rectangle, {width}x{height} px, {n_vis} vis, counted as the direct sum"),
         &t_groups,
@@ -143,7 +145,7 @@ fn main() {
     );
     let mut direct_img = alloc_poisoned::<[f32; 2]>(&stream, n_px);
     let t_direct = time_gpu(&stream, reps.0, reps.1, || {
-        d.launch(&stream, &direct, 1, &mut direct_img)
+        d.launch(&stream, &direct.image_fma_1_256, 1, &mut direct_img)
     });
     record(
         &format!("image_fma_1_256 on the rectangle, {width}x{height} px, {n_vis} vis"),
@@ -154,7 +156,7 @@ fn main() {
     let point_error = worst_distance_from_one(rect, |k| {
         let d_point =
             rectangle::upload(&stream, &points[k], rect).or_exit("copy the data to the GPU");
-        image_by_groups(&stream, (&groups, &place), &q, &d_point, (0, 1)).1
+        image_by_groups(&stream, &kernels, &q, &d_point, (0, 1)).1
     });
     for (what, t) in [
         (

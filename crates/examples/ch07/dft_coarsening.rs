@@ -7,12 +7,12 @@ use std::sync::Arc;
 use course::compare::{relative_error, verdict, within_bound};
 use course::floor::{compute_capability, floor_verdict, no_floor, sfu_floor, sfu_per_clock};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::kernel::{function, load, require_block_size};
+use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::cufft::sys::float2;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 use num_complex::Complex64;
 use rustfft::FftPlanner;
 
@@ -25,10 +25,15 @@ const THREADS: u32 = 128;
 /// The bar on the relative error from the f64 FFT.
 const BOUND: f64 = 1e-5;
 
+mod dft {
+    course::kernels!("ch07-dft-coarsening.cu");
+}
+use dft::{DftCoarse1, DftPairs, DftSumParts};
+
 /// One factor's kernel, what it kept in local memory and its output.
-struct Run {
+struct Run<'k> {
     factor: usize,
-    kernel: CudaFunction,
+    kernel: &'k DftCoarse1,
     local_bytes: i32,
     out: Vec<float2>,
 }
@@ -43,7 +48,7 @@ fn flat(v: &[float2]) -> Vec<f64> {
 /// = (warm-up, timed) times; return the timing and X.
 fn run_dft(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &DftCoarse1,
     factor: usize,
     xs: &CudaSlice<float2>,
     reps: (usize, usize),
@@ -57,11 +62,10 @@ fn run_dft(
         block_dim: (THREADS, 1, 1),
         shared_mem_bytes: 0,
     };
-    let n_arg = n as i32;
     let t = time_gpu(stream, reps.0, reps.1, || {
-        let mut launch = stream.launch_builder(kernel);
-        launch.arg(xs).arg(&mut out).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(kernel);
+        kernel
+            .launch(stream, config, xs, &mut out)
+            .or_exit_launching(kernel);
     });
     (
         t,
@@ -75,7 +79,7 @@ fn run_dft(
 /// return the timing of both together and X.
 fn run_pairs(
     stream: &Arc<CudaStream>,
-    (pairs, sum_parts): (&CudaFunction, &CudaFunction),
+    (pairs, sum_parts): (&DftPairs, &DftSumParts),
     parts: usize,
     xs: &CudaSlice<float2>,
     reps: (usize, usize),
@@ -90,18 +94,13 @@ fn run_pairs(
         shared_mem_bytes: 0,
     };
     let sum_config = LaunchConfig::for_num_elems(n as u32);
-    let (n_arg, parts_arg) = (n as i32, parts as i32);
     let t = time_gpu(stream, reps.0, reps.1, || {
-        let mut launch = stream.launch_builder(pairs);
-        launch.arg(xs).arg(&mut partial).arg(&n_arg);
-        unsafe { launch.launch(config) }.or_exit_launching(pairs);
-        let mut launch = stream.launch_builder(sum_parts);
-        launch
-            .arg(&partial)
-            .arg(&mut out)
-            .arg(&n_arg)
-            .arg(&parts_arg);
-        unsafe { launch.launch(sum_config) }.or_exit_launching(sum_parts);
+        pairs
+            .launch(stream, config, xs, &mut partial)
+            .or_exit_launching(pairs);
+        sum_parts
+            .launch(stream, sum_config, &partial, &mut out, parts as i32)
+            .or_exit_launching(sum_parts);
     });
     (
         t,
@@ -126,6 +125,7 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch07-dft-coarsening.cu"), false);
+    let kernels = dft::Kernels::load(&module);
 
     // ANCHOR: data
     let mut rng = Rng::new(seed);
@@ -168,17 +168,24 @@ fn main() {
     let mut runs = Vec::new();
     for factor in FACTORS {
         let name = format!("dft_coarse_{factor}");
-        let kernel = function(&module, &name);
-        require_block_size(&kernel, &name, THREADS as usize);
-        let registers = kernel.num_regs().or_exit("read a kernel's registers");
+        let Some(kernel) = kernels.like_dft_coarse_1(&name) else {
+            unreachable!("kernels/ch07-dft-coarsening.cu defines dft_coarse_{factor}")
+        };
+        require_block_size(&kernel.function, &name, THREADS as usize);
+        let registers = kernel
+            .function
+            .num_regs()
+            .or_exit("read a kernel's registers");
         let local = kernel
+            .function
             .local_size_bytes()
             .or_exit("read a kernel's local memory");
         let per_sm = kernel
+            .function
             .occupancy_max_active_blocks_per_multiprocessor(THREADS, 0, None)
             .or_exit("ask for a kernel's occupancy");
         let blocks = n.div_ceil(factor).div_ceil(THREADS as usize);
-        let (t, got) = run_dft(&stream, &kernel, factor, &xs_dev, (2, 10));
+        let (t, got) = run_dft(&stream, kernel, factor, &xs_dev, (2, 10));
         record(&format!("{name}, n={n}"), &t, Work::Flops(flops));
         let against_floor = match floor.ms {
             Some(floor_ms) => fmt_times(t.median_ms / floor_ms),
@@ -207,20 +214,17 @@ fn main() {
     let pairs_floor = sfu_floor(&ctx, 1.0, pairs);
     println!("  {}", pairs_floor.line);
     println!("  S registers blocks      time          rate time/floor");
-    let pair_kernels = (
-        function(&module, "dft_pairs"),
-        function(&module, "dft_sum_parts"),
-    );
-    require_block_size(&pair_kernels.0, "dft_pairs", THREADS as usize);
+    let pair_kernels = (&kernels.dft_pairs, &kernels.dft_sum_parts);
+    require_block_size(&pair_kernels.0.function, "dft_pairs", THREADS as usize);
     let registers = pair_kernels
         .0
+        .function
         .num_regs()
         .or_exit("read a kernel's registers");
     let mut pair_runs = Vec::new();
     for parts in PARTS {
         let blocks = (n / 2 + 1).div_ceil(THREADS as usize) * parts;
-        let kernels = (&pair_kernels.0, &pair_kernels.1);
-        let (t, got) = run_pairs(&stream, kernels, parts, &xs_dev, (2, 10));
+        let (t, got) = run_pairs(&stream, pair_kernels, parts, &xs_dev, (2, 10));
         record(
             &format!("dft_pairs, {parts} parts, n={n}"),
             &t,
@@ -276,12 +280,11 @@ fn main() {
     let worst = runs
         .iter()
         .map(|r| {
-            let (_, got) = run_dft(&stream, &r.kernel, r.factor, &tone_dev, (0, 1));
+            let (_, got) = run_dft(&stream, r.kernel, r.factor, &tone_dev, (0, 1));
             relative_error(&flat(&got), &exact)
         })
         .chain(PARTS.iter().map(|&parts| {
-            let kernels = (&pair_kernels.0, &pair_kernels.1);
-            let (_, got) = run_pairs(&stream, kernels, parts, &tone_dev, (0, 1));
+            let (_, got) = run_pairs(&stream, pair_kernels, parts, &tone_dev, (0, 1));
             relative_error(&flat(&got), &exact)
         }))
         .fold(0.0, |w: f64, e| if e.is_nan() || e > w { e } else { w });

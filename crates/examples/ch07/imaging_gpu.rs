@@ -9,19 +9,20 @@ use course::compare::{largest_difference, verdict};
 use course::exit::{EXIT_CUDA_FAILED, fail};
 use course::floor::{compute_capability, floor_verdict, fp32_floor, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, sanitizing};
+use course::imaging::launchers::{ch07_imaging, ch07_imaging_f64, ch07_imaging_mirrors};
 use course::imaging::mirrors::{self, Shape};
 use course::imaging::rectangle::Rectangle;
 use course::imaging::sky::{
     BLOCK, FIELD, OnGpu, brightest_point, check_block, observe, pixel_of, pixels, upload,
 };
 use course::imaging::{POINT_VIS, observe_point_sources, upload_quadrant, worst_distance_from_one};
-use course::kernel::{function, load, load_with_ptx, require_block_size};
+use course::kernel::{load, load_with_ptx, require_block_size};
 use course::kernel_file;
 use course::machine::describe_cpu;
 use course::ptx::Mix;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
-use cudarc::driver::{CudaModule, CudaSlice, CudaStream, DeviceRepr};
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
@@ -33,7 +34,7 @@ const FLOPS_PER_PAIR: f64 = 13.0;
 /// Run `launch`, which writes an image of `n_px` pixels, on a poisoned output; time it and
 /// return the image as f64 pairs (re, im). For the steps up to 8 it is
 /// `d.launch_in_blocks(stream, kernel, per_thread, block, img)`, which passes the kernel its
-/// eleven arguments, in the order of `OnGpu`'s fields.
+/// arguments, the fields of `OnGpu` in order, through the kernel file's typed launcher.
 fn run<T: DeviceRepr + Copy + Into<f64>>(
     stream: &Arc<CudaStream>,
     n_px: usize,
@@ -176,22 +177,15 @@ fn main() {
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     println!("{}", describe_cpu());
-    let double_module: Arc<CudaModule> = load(&ctx, &kernel_file!("ch07-imaging-f64.cu"), false);
+    let double_file = kernel_file!("ch07-imaging-f64.cu");
+    let double_kernels = ch07_imaging_f64::Kernels::load(&load(&ctx, &double_file, false));
     let float_file = kernel_file!("ch07-imaging.cu");
     check_block(&float_file);
-    let float_module: Arc<CudaModule> = load(&ctx, &float_file, false);
+    let float_kernels = ch07_imaging::Kernels::load(&load(&ctx, &float_file, false));
     let mirror_file = kernel_file!("ch07-imaging-mirrors.cu");
     let (mirror_module, mirror_ptx) = load_with_ptx(&ctx, &mirror_file, false);
     mirrors::check_shape(&mirror_module, &ctx.default_stream());
-    let kernel = |name: &str, double: bool, mirrored: bool| {
-        let module = match (mirrored, double) {
-            (true, _) => &mirror_module,
-            (false, true) => &double_module,
-            (false, false) => &float_module,
-        };
-        function(module, name)
-    };
-    let place = function(&mirror_module, "image_place_groups");
+    let mirror_kernels = ch07_imaging_mirrors::Kernels::load(&mirror_module);
 
     let mut rng = Rng::new(seed);
     let obs = observe(n_vis, Some(&mut rng));
@@ -260,34 +254,35 @@ fn main() {
     // A step's timed image of the sky, and the worst distance from 1 of its images of the
     // four point sources (each run once, on fresh poisoned buffers).
     let run_step = |s: &Step| {
-        let f = kernel(s.kernel, s.double, s.groups.is_some());
-        if s.tiled {
-            require_block_size(&f, s.kernel, s.block as usize);
-        }
         let shape = (s.per_thread, s.block);
         match (s.groups, s.double) {
             (Some(groups), _) => {
-                let fs = (&f, &place);
+                let k = &mirror_kernels;
                 let image = |d: &OnGpu<f32>, reps: (usize, usize)| {
                     let mut parts = mirrors::parts_buffer(&stream, groups, side);
                     run(&stream, n_px, reps, |img| {
-                        mirrors::launch(&stream, fs, groups, d, &quadrant, &mut parts, img)
+                        mirrors::launch(&stream, k, groups, d, &quadrant, &mut parts, img)
                     })
                 };
                 measure(square, image, &float_data, &point_float, reps)
             }
             (None, true) => {
+                let f = double_kernels.image(s.kernel);
                 let image = |d: &OnGpu<f64>, reps: (usize, usize)| {
                     run(&stream, n_px, reps, |img| {
-                        d.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                        d.launch_in_blocks(&stream, f, shape.0, shape.1, img)
                     })
                 };
                 measure(square, image, &double_data, &point_double, reps)
             }
             (None, false) => {
+                let f = float_kernels.image(s.kernel);
+                if s.tiled {
+                    require_block_size(&f.function, s.kernel, s.block as usize);
+                }
                 let image = |d: &OnGpu<f32>, reps: (usize, usize)| {
                     run(&stream, n_px, reps, |img| {
-                        d.launch_in_blocks(&stream, &f, shape.0, shape.1, img)
+                        d.launch_in_blocks(&stream, f, shape.0, shape.1, img)
                     })
                 };
                 measure(square, image, &float_data, &point_float, reps)

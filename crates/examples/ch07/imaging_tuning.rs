@@ -5,8 +5,9 @@
 use course::compare::{largest_difference_f32, within_bound};
 use course::floor::{compute_capability, floor_verdict, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{observe, upload};
-use course::kernel::{function, load, require_block_size};
+use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{fmt_ms, time_gpu};
@@ -19,7 +20,7 @@ fn main() {
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    let module = load(&ctx, &kernel_file!("ch07-imaging.cu"), false);
+    let kernels = ch07_imaging::Kernels::load(&load(&ctx, &kernel_file!("ch07-imaging.cu"), false));
     println!("image of {side} x {side} pixels, {n_vis} visibilities, noise seed {seed}");
     let obs = observe(n_vis, Some(&mut Rng::new(seed)));
     let d = upload(&stream, &obs, side, |x| x as f32);
@@ -53,12 +54,16 @@ fn main() {
     let (mut reference, mut worst, mut fastest) = (Vec::new(), 0.0f64, (f64::MAX, String::new()));
     let mut against_floor = Vec::new();
     for (name, k, t) in &variants {
-        let kernel = function(&module, name);
+        let kernel = kernels.image(name);
         if !name.starts_with("image_shuffle") {
-            require_block_size(&kernel, name, *t as usize);
+            require_block_size(&kernel.function, name, *t as usize);
         }
-        let regs = kernel.num_regs().or_exit("read the registers per thread");
+        let regs = kernel
+            .function
+            .num_regs()
+            .or_exit("read the registers per thread");
         let fit = kernel
+            .function
             .occupancy_max_active_blocks_per_multiprocessor(*t, 0, None)
             .or_exit("read the occupancy");
         let blocks = n_px.div_ceil(*k).div_ceil(*t as usize);
@@ -66,7 +71,7 @@ fn main() {
         let balance = blocks as f64 / sms as f64 / blocks.div_ceil(sms) as f64;
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, n_px);
         let time = time_gpu(&stream, 1, 10, || {
-            d.launch_in_blocks(&stream, &kernel, *k, *t, &mut img)
+            d.launch_in_blocks(&stream, kernel, *k, *t, &mut img)
         });
         let img = stream.clone_dtoh(&img).or_exit("copy the image back");
         if reference.is_empty() {

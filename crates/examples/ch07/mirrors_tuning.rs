@@ -7,11 +7,12 @@
 //! every pixel against step 9's image.
 use course::compare::{largest_difference, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
+use course::imaging::launchers::ch07_imaging_mirrors;
 use course::imaging::mirrors::{self, Shape};
 use course::imaging::rectangle::Rectangle;
 use course::imaging::sky::{brightest_point, observe, pixel_of, upload};
 use course::imaging::upload_quadrant;
-use course::kernel::{function, load};
+use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{fmt_ms, time_gpu};
@@ -29,6 +30,7 @@ fn main() {
     println!("{}", describe(&ctx));
     let module = load(&ctx, &kernel_file!("ch07-imaging-mirrors.cu"), false);
     mirrors::check_shape(&module, &stream);
+    let kernels = ch07_imaging_mirrors::Kernels::load(&module);
     println!("image of {side} x {side} pixels, {n_vis} visibilities, noise seed {seed}");
     let mut rng = Rng::new(seed);
     let obs = observe(n_vis, Some(&mut rng));
@@ -47,7 +49,6 @@ fn main() {
     let d = upload(&stream, &obs, side, |x| x as f32);
     let quadrant =
         upload_quadrant(&stream, Rectangle::square(side)).or_exit("copy the quadrant to the GPU");
-    let place = function(&module, "image_place_groups");
     let sms = ctx
         .attribute(
             cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
@@ -71,7 +72,7 @@ fn main() {
     let mut fastest = (f64::MAX, String::new());
     for shape in shapes {
         let name = shape.kernel();
-        let kernel = function(&module, name);
+        let kernel = shape.function(&kernels);
         let blocks = shape.blocks(side);
         if machine.last().is_none_or(|m| m.0 != name) {
             let regs = kernel.num_regs().or_exit("read the registers per thread") as u32;
@@ -86,8 +87,9 @@ fn main() {
         let mut parts = mirrors::parts_buffer(&stream, shape, side);
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, n_px);
         let time = time_gpu(&stream, 1, 10, || {
-            let kernels = (&kernel, &place);
-            mirrors::launch(&stream, kernels, shape, &d, &quadrant, &mut parts, &mut img)
+            mirrors::launch(
+                &stream, &kernels, shape, &d, &quadrant, &mut parts, &mut img,
+            )
         });
         let img: Vec<[f64; 2]> = stream
             .clone_dtoh(&img)

@@ -13,8 +13,7 @@ fn add(
     zs: &mut CudaSlice<f64>,
 ) {
     let config = LaunchConfig::for_num_elems(zs.len() as u32);
-    let n = zs.len() as i32;
-    unsafe { k.adder(stream, config, xs, ys, zs, n) }.unwrap();
+    k.adder.launch(stream, config, xs, ys, zs).unwrap();
 }
 
 fn main() {

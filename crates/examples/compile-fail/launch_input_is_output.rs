@@ -13,8 +13,7 @@ fn add_in_place(
     ys: &CudaSlice<f64>,
 ) {
     let config = LaunchConfig::for_num_elems(xs.len() as u32);
-    let n = xs.len() as i32;
-    unsafe { k.adder(stream, config, xs, ys, xs, n) }.unwrap();
+    k.adder.launch(stream, config, xs, ys, xs).unwrap();
 }
 
 fn main() {

@@ -7,7 +7,7 @@ mod streams {
 
 fn double(k: &streams::Kernels, stream: &CudaStream, a: &CudaSlice<f32>, out: &CudaSlice<f32>) {
     let config = LaunchConfig::for_num_elems(a.len() as u32);
-    unsafe { k.times_two(stream, config, a, out, a.len() as i64) }.unwrap();
+    k.times_two.launch(stream, config, a, out).unwrap();
 }
 
 fn main() {

@@ -1,16 +1,16 @@
-// polish(float *x, long long n, int rounds): the launch forgets `rounds`.
+// adder(const double *xs, const double *ys, double *zs, int n): the launcher computes `n` from
+// the buffers, but it needs all three of them, and this launch forgets the output.
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
-mod streams {
-    course::kernels!("ch03-streams.cu");
+mod adder {
+    course::kernels!("ch04-adder.cu");
 }
 
-fn polish(k: &streams::Kernels, stream: &CudaStream, x: &mut CudaSlice<f32>) {
-    let config = LaunchConfig::for_num_elems(x.len() as u32);
-    let n = x.len() as i64;
-    unsafe { k.polish(stream, config, x, n) }.unwrap();
+fn add(k: &adder::Kernels, stream: &CudaStream, xs: &CudaSlice<f64>, ys: &CudaSlice<f64>) {
+    let config = LaunchConfig::for_num_elems(xs.len() as u32);
+    k.adder.launch(stream, config, xs, ys).unwrap();
 }
 
 fn main() {
-    let _ = polish;
+    let _ = add;
 }

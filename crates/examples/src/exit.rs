@@ -33,7 +33,7 @@ pub trait OrExit<T> {
 
     /// [`OrExit::or_exit`] for the result of launching `kernel`, which it remembers as the
     /// last kernel launched.
-    fn or_exit_launching(self, kernel: &CudaFunction) -> T;
+    fn or_exit_launching(self, kernel: &impl crate::launch::Launcher) -> T;
 }
 
 impl<T, E: std::fmt::Display> OrExit<T> for Result<T, E> {
@@ -41,8 +41,8 @@ impl<T, E: std::fmt::Display> OrExit<T> for Result<T, E> {
         self.unwrap_or_else(|e| fail_cuda(&format!("could not {what}"), &e.to_string()))
     }
 
-    fn or_exit_launching(self, kernel: &CudaFunction) -> T {
-        let name = kernel_name(kernel);
+    fn or_exit_launching(self, kernel: &impl crate::launch::Launcher) -> T {
+        let name = kernel_name(kernel.function());
         match self {
             Ok(value) => {
                 *LAST_KERNEL.lock().unwrap_or_else(|e| e.into_inner()) = Some(name);
@@ -64,6 +64,7 @@ fn kernel_name(kernel: &CudaFunction) -> String {
     if found != sys::CUresult::CUDA_SUCCESS || name.is_null() {
         return "a kernel whose name the driver did not give".into();
     }
+    // SAFETY: checked non-null above; the driver's name is a NUL-terminated string.
     unsafe { std::ffi::CStr::from_ptr(name) }
         .to_string_lossy()
         .into_owned()

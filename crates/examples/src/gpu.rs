@@ -16,6 +16,7 @@ pub use protocol::EXIT_NO_GPU;
 /// The first GPU, or the reason there is none.
 pub fn find_gpu() -> Result<Arc<CudaContext>, String> {
     // cudarc panics when it cannot load libcuda, so look for the library first.
+    // SAFETY: only tries to load the library; nothing is called through it.
     if !unsafe { sys::is_culib_present() } {
         return Err("no NVIDIA driver (libcuda) is installed".into());
     }

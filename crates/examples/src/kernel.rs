@@ -34,6 +34,7 @@ macro_rules! kernel_file {
 
 /// Whether NVRTC's library can be loaded (cudarc panics if asked to use it when it cannot).
 pub fn nvrtc_present() -> bool {
+    // SAFETY: only tries to load the library; nothing is called through it.
     unsafe { cudarc::nvrtc::sys::is_culib_present() }
 }
 

@@ -13,6 +13,18 @@ struct Macro {
 
 /// The text of `source` with its comments and directives removed and its macros expanded.
 pub fn preprocess(source: &str) -> String {
+    let (text, macros) = read(source);
+    expand(&text, &macros, &HashSet::new())
+}
+
+/// `text` with the macros that `source` defines expanded in it.
+pub fn expand_with_macros_of(source: &str, text: &str) -> String {
+    let (_, macros) = read(source);
+    expand(text, &macros, &HashSet::new())
+}
+
+/// The text of `source` without comments and directives, and the macros it defines.
+fn read(source: &str) -> (String, HashMap<String, Macro>) {
     let joined = strip_comments(source).replace("\\\n", " ");
     let mut macros = HashMap::new();
     let mut text = String::new();
@@ -30,7 +42,7 @@ pub fn preprocess(source: &str) -> String {
             }
         }
     }
-    expand(&text, &macros, &HashSet::new())
+    (text, macros)
 }
 
 fn strip_comments(source: &str) -> String {

@@ -16,6 +16,7 @@
 //! output is a compile error. The expansion includes the file with `include_str!`, so editing
 //! a kernel rebuilds the programs that use it, and only those.
 
+mod contract;
 mod cpp;
 mod signature;
 
@@ -93,19 +94,91 @@ fn generate(file: &str) -> Result<String, String> {
     let source =
         std::fs::read_to_string(&path).map_err(|e| format!("cannot read kernels/{file}: {e}"))?;
     let kernels = signature::kernels(&source).map_err(|e| format!("kernels/{file}: {e}"))?;
+    let written = contract::written(&source);
+    for w in &written {
+        let prefix = w.pattern.trim_end_matches('*');
+        let exact = !w.pattern.ends_with('*');
+        if !kernels.iter().any(|k| {
+            if exact {
+                k.name == w.pattern
+            } else {
+                k.name.starts_with(prefix)
+            }
+        }) {
+            return Err(format!(
+                "kernels/{file}: `// launch {}:` names no kernel of the file",
+                w.pattern
+            ));
+        }
+    }
+    // Kernels with the same parameters and contract share one launcher type, named after the
+    // first of them, so that a program can choose among them at run time.
+    let mut types: Vec<(String, String, Vec<&Kernel>)> = Vec::new(); // (key, type, kernels)
+    let mut contracts = Vec::new();
+    for k in &kernels {
+        let clauses = contract::for_kernel(&written, &k.name)
+            .map(|text| cpp::expand_with_macros_of(&source, &text));
+        let key = format!(
+            "{}|{}",
+            c_signature_params(k),
+            clauses.clone().unwrap_or_default()
+        );
+        contracts.push(clauses);
+        match types.iter_mut().find(|(kk, _, _)| *kk == key) {
+            Some((_, _, members)) => members.push(k),
+            None => types.push((key, camel(&k.name), vec![k])),
+        }
+    }
     let mut fields = String::new();
     let mut loads = String::new();
-    let mut methods = String::new();
-    for k in &kernels {
-        fields.push_str(&format!(
-            "    /// `{}` of `kernels/{file}`.\n    pub {}: ::cudarc::driver::CudaFunction,\n",
-            k.name, k.name
+    let mut items = String::new();
+    let mut lookups = String::new();
+    for (_, ty, members) in &types {
+        let first = members[0];
+        let at = kernels
+            .iter()
+            .position(|k| k.name == first.name)
+            .unwrap_or(0);
+        let clauses = match &contracts[at] {
+            Some(text) => Some(
+                contract::parse(text, first)
+                    .map_err(|e| format!("kernels/{file}, the contract of {}: {e}", first.name))?,
+            ),
+            None => None,
+        };
+        items.push_str(&launcher_type(
+            ty,
+            members,
+            file,
+            clauses.as_deref(),
+            contracts[at].as_deref(),
         ));
-        loads.push_str(&format!(
-            "            {0}: ::course::kernel::function(module, {0:?}),\n",
-            k.name
-        ));
-        methods.push_str(&method(k, file));
+        for k in members {
+            fields.push_str(&format!(
+                "    /// `{}` of `kernels/{file}`.\n    pub {}: {ty},\n",
+                k.name, k.name
+            ));
+            loads.push_str(&format!(
+                "            {0}: {ty}::new(::course::kernel::function(module, {0:?}), {0:?}),\n",
+                k.name
+            ));
+        }
+        if members.len() > 1 {
+            let names: Vec<String> = members.iter().map(|k| format!("`{}`", k.name)).collect();
+            let arms: Vec<String> = members
+                .iter()
+                .map(|k| format!("{0:?} => Some(&self.{0}),", k.name))
+                .collect();
+            lookups.push_str(&format!(
+                "    /// The kernel called `name` among those launched like `{first}` ({names}).\n\
+                 pub fn like_{first}(&self, name: &str) -> Option<&{ty}> {{\n\
+                     match name {{ {arms} _ => None }}\n\
+                 }}\n",
+                first = first.name,
+                names = names.join(", "),
+                arms = arms.join(" "),
+            ));
+        }
     }
     let names: Vec<String> = kernels.iter().map(|k| format!("{:?}", k.name)).collect();
     let kinds: Vec<String> = kernels
@@ -132,17 +205,43 @@ fn generate(file: &str) -> Result<String, String> {
          /// The entry points of `kernels/{file}`, found in a module compiled from it.\n\
          #[allow(non_snake_case, dead_code)]\n\
          pub struct Kernels {{\n{fields}}}\n\
-         #[allow(non_snake_case, dead_code, clippy::too_many_arguments)]\n\
+         #[allow(non_snake_case, dead_code)]\n\
          impl Kernels {{\n\
              /// Every entry point of the file, by name; a program stops with one sentence if\n\
              /// the module lacks one.\n\
              pub fn load(module: &::std::sync::Arc<::cudarc::driver::CudaModule>) -> Self {{\n\
                  Kernels {{\n{loads}        }}\n\
              }}\n\
-         {methods}}}\n",
+         {lookups}}}\n\
+         {items}",
         names = names.join(", "),
         kinds = kinds.join(", "),
     ))
+}
+
+/// `image_coarse_4_64` as `ImageCoarse4_64`.
+fn camel(name: &str) -> String {
+    let mut out = String::new();
+    let mut upper = true;
+    for c in name.chars() {
+        if c == '_' {
+            if out.ends_with(|d: char| d.is_ascii_digit()) {
+                out.push('_');
+            }
+            upper = true;
+        } else if upper {
+            out.push(c.to_ascii_uppercase());
+            upper = false;
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+fn c_signature_params(k: &Kernel) -> String {
+    let sig = c_signature(k);
+    sig[sig.find('(').unwrap_or(0)..].to_string()
 }
 
 /// The C signature as the file declares it, for the launcher's documentation.
@@ -159,7 +258,22 @@ fn c_signature(k: &Kernel) -> String {
     format!("{}({})", k.name, params.join(", "))
 }
 
-fn method(k: &Kernel, file: &str) -> String {
+fn launcher_type(
+    ty: &str,
+    members: &[&Kernel],
+    file: &str,
+    clauses: Option<&[contract::Clause]>,
+    written: Option<&str>,
+) -> String {
+    let k = members[0];
+    let derived: Vec<&str> = clauses
+        .unwrap_or(&[])
+        .iter()
+        .filter_map(|c| match c {
+            contract::Clause::Derive { param, .. } => Some(param.as_str()),
+            _ => None,
+        })
+        .collect();
     let mut generics = Vec::new();
     let mut params = Vec::new();
     let mut pushes = Vec::new();
@@ -186,42 +300,152 @@ fn method(k: &Kernel, file: &str) -> String {
                 ));
             }
             None => {
-                params.push(format!("{name}: {element}"));
+                if !derived.contains(&p.name.as_str()) {
+                    params.push(format!("{name}: {element}"));
+                }
                 pushes.push(format!("args.arg(&{name});"));
             }
         }
     }
-    let bounds = match k.launch_bounds {
-        Some(n) => format!(" Its `__launch_bounds__` allow at most {n} threads per block."),
-        None => String::new(),
-    };
+    let cooperative = clauses
+        .unwrap_or(&[])
+        .contains(&contract::Clause::Cooperative);
+    let mut checks = Vec::new();
+    for c in clauses.unwrap_or(&[]) {
+        match c {
+            contract::Clause::Derive { param, value } => {
+                let p = k.params.iter().find(|p| p.name == *param);
+                let ty = p.and_then(|p| rust_scalar(&p.c_type)).unwrap_or("i32");
+                checks.push(format!(
+                    "let {param}_: {ty} = ::course::launch::derive(self.name, {param:?}, {})?;",
+                    contract::rust(value)
+                ));
+            }
+            contract::Clause::Cooperative => {}
+            contract::Clause::Check {
+                left,
+                op,
+                right,
+                text,
+            } => checks.push(format!(
+                "::course::launch::check(self.name, {text:?}, {}, {op:?}, {})?;",
+                contract::rust(left),
+                contract::rust(right)
+            )),
+        }
+    }
     let generics = if generics.is_empty() {
         String::new()
     } else {
         format!(", {}", generics.join(", "))
     };
+    let names: Vec<String> = members.iter().map(|k| format!("`{}`", k.name)).collect();
+    let (unsafety, doc, safety) = match written {
+        Some(text) => (
+            "",
+            format!(
+                "    /// Launches the kernel on `stream` after checking its contract, as\n\
+                 /// `kernels/{file}` states it: `{text}`; a launch that breaks it is refused with\n\
+                 /// [`::course::launch::LaunchError::Broken`]. A block larger than the kernel's\n\
+                 /// `__launch_bounds__`, or more dynamic shared memory than its limit, the driver\n\
+                 /// refuses ([`::course::launch::LaunchError::Driver`]) before anything runs.\n"
+            ),
+            "// SAFETY: the argument types are the kernel's, and the contract under which it\n\
+             // stays inside its buffers was checked above.",
+        ),
+        None => (
+            "unsafe ",
+            "    /// Launches the kernel on `stream`.\n\
+             ///\n\
+             /// # Safety\n\
+             /// The types are the kernel's, but the kernel file states no contract for it: the\n\
+             /// caller must make the grid and every length or size argument agree with the\n\
+             /// buffers' lengths, so that no thread reads or writes outside them.\n"
+                .to_string(),
+            "// SAFETY: the argument types are the kernel's; the caller keeps the contract above.",
+        ),
+    };
     format!(
-        "    /// Launches `{sig}` of `kernels/{file}` on `stream`.\n\
-         ///\n\
-         /// # Safety\n\
-         /// The types are the kernel's, but the kernel indexes its buffers with what it is\n\
-         /// given: the caller must make the grid and every length or size argument agree with\n\
-         /// the buffers' lengths, so that no thread reads or writes outside them.{bounds}\n\
-         pub unsafe fn {name}<'a{generics}>(\n\
-             &'a self,\n\
-             stream: &'a ::cudarc::driver::CudaStream,\n\
-             config: ::cudarc::driver::LaunchConfig,\n\
-             {params}\n\
-         ) -> ::std::result::Result<(), ::cudarc::driver::DriverError> {{\n\
-             use ::cudarc::driver::PushKernelArg as _;\n\
-             let mut args = stream.launch_builder(&self.{name});\n\
-             {pushes}\n\
-             // SAFETY: the argument types are the kernel's; the caller keeps the contract above.\n\
-             unsafe {{ args.launch(config) }}.map(|_| ())\n\
+        "/// The launcher of {names} of `kernels/{file}`: `{sig}`.\n\
+         #[allow(non_camel_case_types, dead_code)]\n\
+         pub struct {ty} {{\n\
+             /// The entry point, for what the launcher does not do (occupancy, attributes).\n\
+             pub function: ::cudarc::driver::CudaFunction,\n\
+             /// Its name, for messages.\n\
+             pub name: &'static str,\n\
+         }}\n\
+         #[allow(dead_code, clippy::too_many_arguments)]\n\
+         impl {ty} {{\n\
+             fn new(function: ::cudarc::driver::CudaFunction, name: &'static str) -> Self {{\n\
+                 {ty} {{ function, name }}\n\
+             }}\n\
+         {doc}\
+             pub {unsafety}fn launch<'a{generics}>(\n\
+                 &'a self,\n\
+                 stream: &'a ::cudarc::driver::CudaStream,\n\
+                 config: ::cudarc::driver::LaunchConfig,\n\
+                 {params}\n\
+             ) -> ::std::result::Result<(), ::course::launch::LaunchError> {{\n\
+                 use ::cudarc::driver::PushKernelArg as _;\n\
+                 {checks}\n\
+                 let mut args = stream.launch_builder(&self.function);\n\
+                 {pushes}\n\
+                 {safety}\n\
+                 unsafe {{ args.{launch}(config) }}.map(|_| ()).map_err(Into::into)\n\
+             }}\n\
+         }}\n\
+         impl ::course::launch::Launcher for {ty} {{\n\
+             fn function(&self) -> &::cudarc::driver::CudaFunction {{ &self.function }}\n\
          }}\n",
+        names = names.join(", "),
         sig = c_signature(k),
-        name = k.name,
+        launch = if cooperative {
+            "launch_cooperative"
+        } else {
+            "launch"
+        },
         params = params.join(",\n"),
+        checks = checks.join("\n"),
         pushes = pushes.join("\n"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A kernel with a contract gets a safe launcher that derives its length and checks the
+    /// rest; one without gets an `unsafe` launcher that checks nothing.
+    #[test]
+    fn contracts_make_launchers_safe() {
+        let adder = generate("ch04-adder.cu").unwrap();
+        assert!(adder.contains("pub fn launch<'a>"), "{adder}");
+        assert!(
+            !adder.contains("n_: i32,"),
+            "n is derived, not passed: {adder}"
+        );
+        assert!(adder.contains("::course::launch::derive(self.name, \"n\", (xs_.len() as u128))?"));
+        for clause in [
+            "n = len(ys)",
+            "n = len(zs)",
+            "threads.x >= n",
+            "threads.x <= 2147483648",
+        ] {
+            assert!(
+                adder.contains(&format!("{clause:?}")),
+                "no check of {clause}: {adder}"
+            );
+        }
+        let debugging = generate("ch04-debugging.cu").unwrap();
+        let off_by_one = debugging.find("pub struct SquaresOffByOne").unwrap();
+        let report = debugging.find("pub struct SquaresReport").unwrap();
+        assert!(debugging[off_by_one..report].contains("pub unsafe fn launch"));
+        assert!(debugging[report..].contains("pub fn launch"));
+    }
+
+    #[test]
+    fn launcher_types_are_named_in_camel_case() {
+        assert_eq!(camel("image_coarse_4_64"), "ImageCoarse4_64");
+        assert_eq!(camel("adder"), "Adder");
+    }
 }

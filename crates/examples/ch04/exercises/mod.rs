@@ -3,12 +3,18 @@
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
 
 mod multiplier;
 mod multiplier_solution;
+
+// The learner's kernel file; the solution's `multiplier` takes the same arguments, so this
+// launcher serves both.
+mod ch04_exercise_multiplier {
+    course::kernels!("ch04-exercise-multiplier.cu");
+}
 
 type ConfigFn = fn(usize) -> LaunchConfig;
 
@@ -37,7 +43,9 @@ fn check_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
     let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
     let ys_dev = cuda(s.clone_htod(&ys), "copy ys to the GPU")?;
-    let multiplier = gpu.function("multiplier")?;
+    // A file without the kernel is a verdict: look for it before `load`, which would exit.
+    gpu.function("multiplier")?;
+    let k = ch04_exercise_multiplier::Kernels::load(&gpu.module);
     let n_arg = n as i32;
     let small_grid = LaunchConfig {
         grid_dim: (40, 1, 1),
@@ -49,16 +57,13 @@ fn check_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
         ("a grid of 40 blocks", small_grid),
     ] {
         let mut zs_dev = alloc_poisoned::<f64>(s, n);
-        let mut launch = s.launch_builder(&multiplier);
-        launch
-            .arg(&xs_dev)
-            .arg(&ys_dev)
-            .arg(&mut zs_dev)
-            .arg(&n_arg);
-        cuda(
-            unsafe { launch.launch(cfg) },
-            &format!("launch the multiplier with {how}"),
-        )?;
+        // SAFETY: xs, ys and zs hold n elements each; the learner's kernel must keep to
+        // i < n, on any grid, as the exercise asks (a file of exercises states no contract).
+        let launched = unsafe {
+            k.multiplier
+                .launch(s, cfg, &xs_dev, &ys_dev, &mut zs_dev, n_arg)
+        };
+        cuda(launched, &format!("launch the multiplier with {how}"))?;
         let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
         same(&format!("zs, launched with {how},"), &zs, &want)?;
     }

@@ -9,9 +9,23 @@ use course::kernel_file;
 use course::random::Rng;
 use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK;
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig, PushKernelArg};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+
+// The launchers of the learner's kernel files; the solutions' files have the same kernels.
+mod ch05_exercise_tiles {
+    course::kernels!("ch05-exercise-tiles.cu");
+}
+mod ch05_exercise_block_sum {
+    course::kernels!("ch05-exercise-block-sum.cu");
+}
+mod ch05_exercise_cas_retries {
+    course::kernels!("ch05-exercise-cas-retries.cu");
+}
+mod ch05_exercise_histogram_bins {
+    course::kernels!("ch05-exercise-histogram-bins.cu");
+}
 
 mod block_sum;
 mod block_sum_solution;
@@ -32,21 +46,32 @@ fn check_tile_launch(tile_launch: TileLaunchFn, seed: u64) -> Result<(), String>
     let tile = 32 << rng.below(6);
     let fresh = (tile * (1 + rng.below(5000) as usize), tile);
     for (n, tile) in [(1 << 20, 128), (1 << 20, 512), fresh] {
-        let got = tile_launch(n, tile);
-        let want = (
-            ((n / tile) as u32, 1, 1),
-            (tile as u32, 1, 1),
-            4 * tile as u32,
-        );
-        if (got.grid_dim, got.block_dim, got.shared_mem_bytes) != want {
-            return Err(format!(
-                "tile_launch({n}, {tile}) has grid {:?}, blocks {:?} and {} bytes of shared memory, \
-                 expected {:?}, {:?} and {}",
-                got.grid_dim, got.block_dim, got.shared_mem_bytes, want.0, want.1, want.2
-            ));
-        }
+        checked_tile_launch(tile_launch, n, tile)?;
     }
     Ok(())
+}
+
+/// `tile_launch(n, tile)` if it is one block of `tile` threads per tile, with the tile's bytes
+/// of shared memory; else why not.
+fn checked_tile_launch(
+    tile_launch: TileLaunchFn,
+    n: usize,
+    tile: usize,
+) -> Result<LaunchConfig, String> {
+    let got = tile_launch(n, tile);
+    let want = (
+        ((n / tile) as u32, 1, 1),
+        (tile as u32, 1, 1),
+        4 * tile as u32,
+    );
+    if (got.grid_dim, got.block_dim, got.shared_mem_bytes) != want {
+        return Err(format!(
+            "tile_launch({n}, {tile}) has grid {:?}, blocks {:?} and {} bytes of shared memory, \
+             expected {:?}, {:?} and {}",
+            got.grid_dim, got.block_dim, got.shared_mem_bytes, want.0, want.1, want.2
+        ));
+    }
+    Ok(got)
 }
 
 fn check_tiles_gpu(gpu: &Gpu, tile_launch: TileLaunchFn, seed: u64) -> Result<(), String> {
@@ -54,15 +79,16 @@ fn check_tiles_gpu(gpu: &Gpu, tile_launch: TileLaunchFn, seed: u64) -> Result<()
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let s = &gpu.stream;
     let d_x = cuda(s.clone_htod(&x), "copy x to the GPU")?;
-    let reverse = gpu.function("reverse_tiles_dynamic")?;
+    let k = ch05_exercise_tiles::Kernels::load(&gpu.module);
     for tile in [128, 512, 1024] {
         let mut d_out = alloc_poisoned::<f32>(s, n);
-        let mut launch = s.launch_builder(&reverse);
-        launch.arg(&d_x).arg(&mut d_out);
-        cuda(
-            unsafe { launch.launch(tile_launch(n, tile)) },
-            "launch reverse_tiles_dynamic",
-        )?;
+        // A launch with too little shared memory would fault and spoil the GPU for the rest.
+        let cfg = checked_tile_launch(tile_launch, n, tile)?;
+        // SAFETY: the grid covers x and out exactly, one block per tile (checked above), and
+        // the learner's kernel must index only its block's tile, of blockDim.x floats, in x,
+        // out and the blockDim.x * 4 bytes of shared memory.
+        let launched = unsafe { k.reverse_tiles_dynamic.launch(s, cfg, &d_x, &mut d_out) };
+        cuda(launched, "launch reverse_tiles_dynamic")?;
         let out = cuda(s.clone_dtoh(&d_out), "copy out from the GPU")?;
         let want: Vec<f32> = x
             .chunks(tile)
@@ -122,7 +148,7 @@ fn check_sum_cpu(sum: SumFn, seed: u64) -> Result<(), String> {
 /// Launch `partial_sums` on `d_x`, then on its partial sums, until one value is left.
 fn sum_on_gpu(
     s: &Arc<CudaStream>,
-    partial_sums: &CudaFunction,
+    partial_sums: &ch05_exercise_block_sum::BlockPartialSums,
     d_x: &CudaSlice<f32>,
 ) -> Result<f32, String> {
     let mut len = d_x.len();
@@ -135,13 +161,11 @@ fn sum_on_gpu(
             block_dim: (THREADS as u32, 1, 1),
             shared_mem_bytes: 0,
         };
-        let len_arg = len as i32;
-        let mut launch = s.launch_builder(partial_sums);
-        launch
-            .arg(current.as_ref().unwrap_or(d_x))
-            .arg(&len_arg)
-            .arg(&mut next);
-        cuda(unsafe { launch.launch(cfg) }, "launch block_partial_sums")?;
+        let input = current.as_ref().unwrap_or(d_x);
+        // SAFETY: input has len elements and next one slot per block; the learner's kernel
+        // must read x only below n and write only partials[blockIdx.x].
+        let launched = unsafe { partial_sums.launch(s, cfg, input, len as i32, &mut next) };
+        cuda(launched, "launch block_partial_sums")?;
         current = Some(next);
         len = blocks;
     }
@@ -155,16 +179,17 @@ fn sum_on_gpu(
 fn check_sum_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let n = 1 << 24;
     let s = &gpu.stream;
-    let partial_sums = gpu.function("block_partial_sums")?;
+    let k = ch05_exercise_block_sum::Kernels::load(&gpu.module);
+    let partial_sums = &k.block_partial_sums;
     let ones = cuda(s.clone_htod(&vec![1.0f32; n]), "copy to the GPU")?;
     same_bits(
         "the GPU's sum of 2^24 ones",
-        sum_on_gpu(s, &partial_sums, &ones)?,
+        sum_on_gpu(s, partial_sums, &ones)?,
         n as f32,
     )?;
     let x = Rng::new(seed).vec_f32(n - 12_345, 0.0, 1.0);
     let d_x = cuda(s.clone_htod(&x), "copy to the GPU")?;
-    let got = sum_on_gpu(s, &partial_sums, &d_x)?;
+    let got = sum_on_gpu(s, partial_sums, &d_x)?;
     same_bits(
         &format!("the GPU's sum of {} random values", x.len()),
         got,
@@ -175,7 +200,7 @@ fn check_sum_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
 /// The maximum and the retry count of one run of `max_float_cas_counted` on `values`.
 fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
     let s = &gpu.stream;
-    let kernel = gpu.function("max_float_cas_counted")?;
+    let k = ch05_exercise_cas_retries::Kernels::load(&gpu.module);
     let d_values = cuda(s.clone_htod(values), "copy the values to the GPU")?;
     let mut d_max = cuda(s.clone_htod(&[f32::NEG_INFINITY]), "copy -inf to the GPU")?;
     let mut d_retries = cuda(s.clone_htod(&[0u32]), "copy 0 to the GPU")?;
@@ -185,16 +210,11 @@ fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
         shared_mem_bytes: 0,
     };
     let n = values.len() as i32;
-    let mut launch = s.launch_builder(&kernel);
-    launch
-        .arg(&d_values)
-        .arg(&n)
-        .arg(&mut d_max)
-        .arg(&mut d_retries);
-    cuda(
-        unsafe { launch.launch(cfg) },
-        "launch max_float_cas_counted",
-    )?;
+    let kernel = &k.max_float_cas_counted;
+    // SAFETY: values has n elements and the result and the count one each; the learner's
+    // kernel must read values only below n and touch only result[0] and retries[0].
+    let launched = unsafe { kernel.launch(s, cfg, &d_values, n, &mut d_max, &mut d_retries) };
+    cuda(launched, "launch max_float_cas_counted")?;
     let max = cuda(s.clone_dtoh(&d_max), "copy the maximum from the GPU")?;
     let retries = cuda(s.clone_dtoh(&d_retries), "copy the count from the GPU")?;
     Ok((max[0], retries[0]))
@@ -275,14 +295,14 @@ fn check_bins_gpu(
     seed: u64,
 ) -> Result<(), String> {
     let s = &gpu.stream;
-    let kernel = gpu.function("hist_shared_bins")?;
+    let kernel = ch05_exercise_histogram_bins::Kernels::load(&gpu.module).hist_shared_bins;
     let default_limit = cuda(
         s.context()
             .attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK),
         "read the shared-memory limit",
     )? as usize;
     let mut rng = Rng::new(seed);
-    let n = 1 << 20;
+    let n: i32 = 1 << 20;
     for bins in [1024, 16384] {
         // A launch with too little shared memory would fault and spoil the GPU for the rest.
         check_bins_launch(bins_launch, bins, 528)?;
@@ -291,7 +311,7 @@ fn check_bins_gpu(
         values.iter().for_each(|&v| want[v as usize] += 1);
         if let Some(bytes) = opt_in(bins, default_limit) {
             cuda(
-                kernel.set_attribute(
+                kernel.function.set_attribute(
                     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                     bytes as i32,
                 ),
@@ -300,15 +320,13 @@ fn check_bins_gpu(
         }
         let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
         let mut d_out = cuda(s.alloc_zeros::<u32>(bins), "allocate the histogram")?;
-        let (n_arg, bins_arg) = (n as i32, bins as i32);
-        let mut launch = s.launch_builder(&kernel);
-        launch
-            .arg(&d_values)
-            .arg(&n_arg)
-            .arg(&bins_arg)
-            .arg(&mut d_out);
+        let (bins_arg, cfg) = (bins as i32, bins_launch(bins, 528));
+        // SAFETY: every value is below bins, out has bins entries, and the launch gives
+        // bins * 4 bytes of shared memory (checked above); the learner's kernel must index
+        // local and out only below bins, and values only below n.
+        let launched = unsafe { kernel.launch(s, cfg, &d_values, n, bins_arg, &mut d_out) };
         cuda(
-            unsafe { launch.launch(bins_launch(bins, 528)) },
+            launched,
             &format!("launch hist_shared_bins with {bins} bins"),
         )?;
         let got = cuda(s.clone_dtoh(&d_out), "copy the histogram from the GPU")?;

@@ -5,7 +5,7 @@
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{LaunchConfig, PushKernelArg};
+use cudarc::driver::LaunchConfig;
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
 
@@ -13,6 +13,15 @@ mod scan;
 mod scan_solution;
 
 const THREADS: usize = 256;
+
+// The learner's kernels have no contract, so their launchers are unsafe. In solution mode the
+// module is ch06-challenges.cu, whose kernels of these names take the same arguments.
+mod ch06_exercise_warp_max {
+    course::kernels!("ch06-exercise-warp-max.cu");
+}
+mod ch06_exercise_scan {
+    course::kernels!("ch06-exercise-scan.cu");
+}
 
 fn launch_for(n: usize) -> LaunchConfig {
     LaunchConfig {
@@ -25,7 +34,9 @@ fn launch_for(n: usize) -> LaunchConfig {
 /// The maximum and the number of atomicCAS calls of one run of `max_warp_first`.
 fn warp_max(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
     let s = &gpu.stream;
-    let kernel = gpu.function("max_warp_first")?;
+    // A file without the kernel is a verdict: look for it before `load`, which would exit.
+    gpu.function("max_warp_first")?;
+    let k = ch06_exercise_warp_max::Kernels::load(&gpu.module);
     let d_values = cuda(s.clone_htod(values), "copy the values to the GPU")?;
     let mut d_result = cuda(
         s.clone_htod(&[f32::NEG_INFINITY]),
@@ -33,16 +44,20 @@ fn warp_max(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
     )?;
     let mut d_attempts = cuda(s.clone_htod(&[0u32]), "copy 0 to the GPU")?;
     let n = values.len() as i32;
-    let mut launch = s.launch_builder(&kernel);
-    launch
-        .arg(&d_values)
-        .arg(&n)
-        .arg(&mut d_result)
-        .arg(&mut d_attempts);
-    cuda(
-        unsafe { launch.launch(launch_for(values.len())) },
-        "launch max_warp_first",
-    )?;
+    // SAFETY: n is the length of values, and result and attempts hold one element each; the
+    // learner's kernel must read values[i] only for i < n, and write only *result and
+    // *attempts, as the exercise's kernel file says.
+    let launched = unsafe {
+        k.max_warp_first.launch(
+            s,
+            launch_for(values.len()),
+            &d_values,
+            n,
+            &mut d_result,
+            &mut d_attempts,
+        )
+    };
+    cuda(launched, "launch max_warp_first")?;
     let result = cuda(s.clone_dtoh(&d_result), "copy the maximum from the GPU")?;
     let attempts = cuda(s.clone_dtoh(&d_attempts), "copy the count from the GPU")?;
     Ok((result[0], attempts[0]))
@@ -124,13 +139,17 @@ fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
     let mut d_out = alloc_poisoned::<u32>(s, n);
     let n_arg = n as i32;
-    let scan = gpu.function("exclusive_scan_warps")?;
-    let mut launch = s.launch_builder(&scan);
-    launch.arg(&d_values).arg(&mut d_out).arg(&n_arg);
-    cuda(
-        unsafe { launch.launch(launch_for(n)) },
-        "launch exclusive_scan_warps",
-    )?;
+    // A file without the kernels is a verdict: look for them before `load`, which would exit.
+    gpu.function("exclusive_scan_warps")?;
+    gpu.function("positions_two_ways")?;
+    let k = ch06_exercise_scan::Kernels::load(&gpu.module);
+    // SAFETY: n_arg is the length of values and of out; the learner's kernel must touch
+    // in[i] and out[i] only for i < n, as the exercise's kernel file does.
+    let launched = unsafe {
+        k.exclusive_scan_warps
+            .launch(s, launch_for(n), &d_values, &mut d_out, n_arg)
+    };
+    cuda(launched, "launch exclusive_scan_warps")?;
     let got = cuda(s.clone_dtoh(&d_out), "copy the scan from the GPU")?;
     same("exclusive_scan_warps' out", &got, &serial_scan(&values))?;
 
@@ -141,18 +160,20 @@ fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let d_floats = cuda(s.clone_htod(&floats), "copy the values to the GPU")?;
     let mut d_by_scan = alloc_poisoned::<u32>(s, n);
     let mut d_by_ballot = alloc_poisoned::<u32>(s, n);
-    let positions = gpu.function("positions_two_ways")?;
-    let mut launch = s.launch_builder(&positions);
-    launch
-        .arg(&d_floats)
-        .arg(&n_arg)
-        .arg(&threshold)
-        .arg(&mut d_by_scan)
-        .arg(&mut d_by_ballot);
-    cuda(
-        unsafe { launch.launch(launch_for(n)) },
-        "launch positions_two_ways",
-    )?;
+    // SAFETY: n_arg is the length of floats, by_scan and by_ballot; the learner's kernel must
+    // touch their elements only below n, as the exercise's kernel file does.
+    let launched = unsafe {
+        k.positions_two_ways.launch(
+            s,
+            launch_for(n),
+            &d_floats,
+            n_arg,
+            threshold,
+            &mut d_by_scan,
+            &mut d_by_ballot,
+        )
+    };
+    cuda(launched, "launch positions_two_ways")?;
     let by_scan = cuda(s.clone_dtoh(&d_by_scan), "copy by_scan from the GPU")?;
     let by_ballot = cuda(s.clone_dtoh(&d_by_ballot), "copy by_ballot from the GPU")?;
     same("positions_two_ways' by_scan", &by_scan, &want)?;

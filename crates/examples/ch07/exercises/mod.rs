@@ -5,15 +5,26 @@
 //! kernels image two small rectangles, which must match float64 at every pixel.
 use std::sync::OnceLock;
 
-use course::gpu::alloc_poisoned;
+use course::gpu::{OrExit, alloc_poisoned};
+use course::imaging::launchers::ch07_imaging;
 use course::imaging::rectangle::{self, Rectangle};
 use course::imaging::sky::{observe, upload};
 use course::imaging::upload_quadrant;
 use course::kernel::{KernelFile, arch_of, compile, compile_with};
 use course::kernel_file;
 use course::random::Rng;
+use cudarc::driver::CudaSlice;
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda};
+
+// The learner's kernels have no contract, so their launchers are unsafe. In solution mode the
+// module is the solution's file, whose kernels of these names take the same arguments.
+mod ch07_exercise_fma {
+    course::kernels!("ch07-exercise-fma.cu");
+}
+mod ch07_exercise_rectangle {
+    course::kernels!("ch07-exercise-rectangle.cu");
+}
 
 const KERNEL: &str = "image_fma_3_256";
 /// The complex update's four products; the phase may add two more.
@@ -76,15 +87,30 @@ fn check_fma_image(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let ctx = s.context();
     let ptx = compile(&kernel_file!("ch07-imaging.cu"), &arch_of(ctx), false)?;
     let solution = cuda(ctx.load_module(ptx), "load the solution's kernels")?;
-    let want_kernel = cuda(solution.load_function(KERNEL), "find the solution's kernel")?;
-    let got_kernel = gpu.function(KERNEL)?;
-    let image = |kernel| {
+    let want_kernel = &ch07_imaging::Kernels::load(&solution).image_fma_3_256;
+    // A file without the kernel is a verdict: look for it before `load`, which would exit.
+    gpu.function(KERNEL)?;
+    let got_kernel = &ch07_exercise_fma::Kernels::load(&gpu.module).image_fma_3_256;
+    let image = |launch: &dyn Fn(&mut CudaSlice<[f32; 2]>)| {
         let mut img = alloc_poisoned::<[f32; 2]>(s, side * side);
-        sky.launch_in_blocks(s, kernel, 3, 256, &mut img);
+        launch(&mut img);
         cuda(s.clone_dtoh(&img), "copy the image from the GPU")
     };
-    let want = image(&want_kernel)?;
-    let got = image(&got_kernel)?;
+    let want = image(&|img| sky.launch_in_blocks(s, want_kernel, 3, 256, img))?;
+    let got = image(&|img| {
+        let (ls, ms, ns, us, vs, ws) = (&sky.ls, &sky.ms, &sky.ns, &sky.us, &sky.vs, &sky.ws);
+        let (n_px, n_vis, config) = (sky.n_px, sky.n_vis, sky.config(3, 256));
+        // SAFETY: the arguments are those the solution is launched with above: n_px is the
+        // length of ls, ms, ns and img, n_vis that of us, vs, ws and vis, and the grid the
+        // solution's. The learner's kernel must read and write pixel p only for p < n_px and
+        // visibility j only for j < n_vis, as the exercise's kernel does.
+        let launched = unsafe {
+            got_kernel.launch(
+                s, config, ls, ms, ns, n_px, us, vs, ws, &sky.vis, n_vis, sky.inv_n, img,
+            )
+        };
+        launched.or_exit_launching(got_kernel)
+    })?;
     let peak = want.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
     within(&got, &want, peak, 1e-4)
 }
@@ -96,10 +122,10 @@ const RECTANGLE_VIS: usize = 3000;
 
 fn check_rectangle(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
-    let (groups, place) = (
-        gpu.function("image_rectangle")?,
-        gpu.function("image_place_rectangle")?,
-    );
+    // A file without the kernels is a verdict: look for them before `load`, which would exit.
+    gpu.function("image_rectangle")?;
+    gpu.function("image_place_rectangle")?;
+    let k = ch07_exercise_rectangle::Kernels::load(&gpu.module);
     let obs = observe(RECTANGLE_VIS, Some(&mut Rng::new(seed)));
     for (width, height) in RECTANGLES {
         let rect = Rectangle { width, height };
@@ -107,9 +133,45 @@ fn check_rectangle(gpu: &Gpu, seed: u64) -> Result<(), String> {
         let q = cuda(upload_quadrant(s, rect), "copy the quadrant")?;
         let mut parts = alloc_poisoned::<[f32; 2]>(s, 4 * rect.groups());
         let mut img = alloc_poisoned::<[f32; 2]>(s, rect.pixels());
-        let launched = rectangle::launch_groups(s, &groups, &q, &d, &mut parts);
+        let (ls, ms, ns, us, vs, ws) = (&q.ls, &q.ms, &q.ns, &d.us, &d.vs, &d.ws);
+        let (w, h) = (q.width, q.height);
+        // SAFETY: ls holds width/2 + 1 column offsets, ms height/2 + 1 row offsets, ns and
+        // parts a group (4 sums) for each pair, n_vis is the length of us, vs, ws and vis,
+        // and the launch is one thread per group. The learner's image_rectangle must read
+        // and write only those entries, for its own thread's group g < (width/2 + 1) ·
+        // (height/2 + 1), as the exercise's kernel does.
+        let launched = unsafe {
+            k.image_rectangle.launch(
+                s,
+                rectangle::groups_config(rect),
+                ls,
+                ms,
+                ns,
+                w,
+                h,
+                us,
+                vs,
+                ws,
+                &d.vis,
+                d.n_vis,
+                &mut parts,
+            )
+        };
         cuda(launched, "launch image_rectangle")?;
-        let launched = rectangle::launch_place(s, &place, &q, &parts, d.inv_n, &mut img);
+        // SAFETY: one thread per pixel, img holds width · height pixels and parts the groups
+        // above. The learner's image_place_rectangle must write pixel p only for p < width ·
+        // height, and read only the parts of groups within those offsets.
+        let launched = unsafe {
+            k.image_place_rectangle.launch(
+                s,
+                rectangle::place_config(rect),
+                &parts,
+                w,
+                h,
+                d.inv_n,
+                &mut img,
+            )
+        };
         cuda(launched, "launch image_place_rectangle")?;
         let got = cuda(s.clone_dtoh(&img), "copy the image from the GPU")?;
         let want = rect.image_f64(&obs, &(0..rect.pixels()).collect::<Vec<_>>());

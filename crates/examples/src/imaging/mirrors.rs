@@ -4,11 +4,10 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 
 use super::Quadrant;
+use super::launchers::ch07_imaging_mirrors::{ImageTables1, Kernels};
 use super::sky::OnGpu;
 use crate::gpu::OrExit;
 
@@ -148,45 +147,61 @@ pub fn parts_buffer(stream: &Arc<CudaStream>, shape: Shape, side: usize) -> Cuda
     crate::gpu::alloc_poisoned(stream, shape.parts() * values_computed(side))
 }
 
-/// Run `kernel` (of `shape`) on the data `d` and the quadrant `q`, writing `parts`, then
-/// `place` (`image_place_groups`), which adds the parts up into the `side²` pixels of `img`.
-#[allow(clippy::too_many_arguments)]
+impl Shape {
+    /// Its `image_tables_G` kernel among `k`'s (they share one launcher type).
+    fn tables(self, k: &Kernels) -> &ImageTables1 {
+        k.like_image_tables_1(self.kernel())
+            .expect("Shape::kernel names a kernel of the file")
+    }
+
+    /// Its kernel's function among `k`'s, for its registers and occupancy.
+    pub fn function(self, k: &Kernels) -> &CudaFunction {
+        match self {
+            Shape::Mirrors => &k.image_mirrors.function,
+            Shape::Tables { .. } => &self.tables(k).function,
+        }
+    }
+}
+
+/// Run the kernel of `shape` (one of `k`) on the data `d` and the quadrant `q`, writing `parts`,
+/// then `image_place_groups`, which adds the parts up into the `side²` pixels of `img`.
 pub fn launch(
     stream: &Arc<CudaStream>,
-    (kernel, place): (&CudaFunction, &CudaFunction),
+    k: &Kernels,
     shape: Shape,
     d: &OnGpu<f32>,
     q: &Quadrant,
     parts: &mut CudaSlice<[f32; 2]>,
     img: &mut CudaSlice<[f32; 2]>,
 ) {
-    let mut launch = stream.launch_builder(kernel);
     assert_eq!(q.width, q.height, "steps 9 and 10 image a square");
-    launch.arg(&q.ls).arg(&q.ms).arg(&q.ns).arg(&q.width);
-    launch
-        .arg(&d.us)
-        .arg(&d.vs)
-        .arg(&d.ws)
-        .arg(&d.vis)
-        .arg(&d.n_vis);
-    launch.arg(&mut *parts);
-    unsafe { launch.launch(shape.config(q.width as usize)) }.or_exit_launching(kernel);
+    let config = shape.config(q.width as usize);
+    let (ls, ms, ns, side) = (&q.ls, &q.ms, &q.ns, q.width);
+    let (us, vs, ws, vis) = (&d.us, &d.vs, &d.ws, &d.vis);
+    match shape {
+        Shape::Mirrors => {
+            let kernel = &k.image_mirrors;
+            let launched = kernel.launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts);
+            launched.or_exit_launching(kernel);
+        }
+        Shape::Tables { .. } => {
+            let kernel = shape.tables(k);
+            let launched = kernel.launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts);
+            launched.or_exit_launching(kernel);
+        }
+    }
 
+    let place = &k.image_place_groups;
     let pixels = (q.width as u32).pow(2);
-    let n_parts = shape.parts() as i32;
-    let mut launch = stream.launch_builder(place);
-    launch
-        .arg(&*parts)
-        .arg(&n_parts)
-        .arg(&q.width)
-        .arg(&d.inv_n)
-        .arg(img);
     let config = LaunchConfig {
         grid_dim: (pixels.div_ceil(256), 1, 1),
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    unsafe { launch.launch(config) }.or_exit_launching(place);
+    let n_parts = shape.parts() as i32;
+    place
+        .launch(stream, config, &*parts, n_parts, side, d.inv_n, img)
+        .or_exit_launching(place);
 }
 
 #[cfg(test)]

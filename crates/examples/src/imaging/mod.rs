@@ -11,6 +11,28 @@ pub mod mirrors;
 pub mod rectangle;
 pub mod sky;
 
+/// The typed launchers of chapter 7's imaging kernel files (see [`crate::kernels!`]), through
+/// which [`sky`], [`mirrors`] and [`rectangle`] launch them. Each `Kernels` works on any module
+/// compiled from its file, whatever the compiler's options.
+pub mod launchers {
+    /// `kernels/ch07-imaging.cu`: steps 2 to 8, every kernel launched like `image_f32`.
+    pub mod ch07_imaging {
+        crate::kernels!("ch07-imaging.cu");
+    }
+    /// `kernels/ch07-imaging-f64.cu`: the first kernel and step 1, launched like `image_first`.
+    pub mod ch07_imaging_f64 {
+        crate::kernels!("ch07-imaging-f64.cu");
+    }
+    /// `kernels/ch07-imaging-mirrors.cu`: steps 9 and 10, and the kernel that places their groups.
+    pub mod ch07_imaging_mirrors {
+        crate::kernels!("ch07-imaging-mirrors.cu");
+    }
+    /// `kernels/ch07-imaging-rectangle.cu`: the groups of a rectangle, and their placing.
+    pub mod ch07_imaging_rectangle {
+        crate::kernels!("ch07-imaging-rectangle.cu");
+    }
+}
+
 use std::sync::Arc;
 
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, DriverError};

@@ -10,14 +10,14 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, DriverError, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaSlice, CudaStream, DriverError, LaunchConfig};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
 use super::Quadrant;
+use super::launchers::ch07_imaging_rectangle::{ImagePlaceRectangle, ImageRectangle};
 use super::sky::{FIELD, Observation, OnGpu, n_minus_one};
+use crate::launch::LaunchError;
 
 /// Threads per block of `image_rectangle`: the file's `TILE`, one visibility per thread.
 pub const TILE: u32 = 256;
@@ -131,50 +131,43 @@ fn blocks_of_256(threads: usize) -> LaunchConfig {
     }
 }
 
+/// The launch of `image_rectangle` for `rect`: one thread per group, in blocks of [`TILE`].
+pub fn groups_config(rect: Rectangle) -> LaunchConfig {
+    blocks_of_256(rect.groups())
+}
+
+/// The launch of `image_place_rectangle` for `rect`: one thread per pixel.
+pub fn place_config(rect: Rectangle) -> LaunchConfig {
+    blocks_of_256(rect.pixels())
+}
+
 /// `image_rectangle`, one thread per group, writing four sums per group to `parts`.
 pub fn launch_groups(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &ImageRectangle,
     q: &Quadrant,
     d: &OnGpu<f32>,
     parts: &mut CudaSlice<[f32; 2]>,
-) -> Result<(), DriverError> {
-    let groups = q.rect().groups();
-    let mut launch = stream.launch_builder(kernel);
-    launch
-        .arg(&q.ls)
-        .arg(&q.ms)
-        .arg(&q.ns)
-        .arg(&q.width)
-        .arg(&q.height);
-    launch
-        .arg(&d.us)
-        .arg(&d.vs)
-        .arg(&d.ws)
-        .arg(&d.vis)
-        .arg(&d.n_vis);
-    launch.arg(parts);
-    unsafe { launch.launch(blocks_of_256(groups)) }.map(|_| ())
+) -> Result<(), LaunchError> {
+    let config = groups_config(q.rect());
+    let (ls, ms, ns) = (&q.ls, &q.ms, &q.ns);
+    let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
+    kernel.launch(
+        stream, config, ls, ms, ns, q.width, q.height, us, vs, ws, &d.vis, parts,
+    )
 }
 
 /// `image_place_rectangle`, one thread per pixel, writing the image scaled by `inv_n`.
 pub fn launch_place(
     stream: &Arc<CudaStream>,
-    kernel: &CudaFunction,
+    kernel: &ImagePlaceRectangle,
     q: &Quadrant,
     parts: &CudaSlice<[f32; 2]>,
     inv_n: f32,
     img: &mut CudaSlice<[f32; 2]>,
-) -> Result<(), DriverError> {
-    let pixels = q.rect().pixels();
-    let mut launch = stream.launch_builder(kernel);
-    launch
-        .arg(parts)
-        .arg(&q.width)
-        .arg(&q.height)
-        .arg(&inv_n)
-        .arg(img);
-    unsafe { launch.launch(blocks_of_256(pixels)) }.map(|_| ())
+) -> Result<(), LaunchError> {
+    let config = place_config(q.rect());
+    kernel.launch(stream, config, parts, q.width, q.height, inv_n, img)
 }
 
 #[cfg(test)]

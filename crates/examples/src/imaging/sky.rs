@@ -6,13 +6,13 @@
 
 use std::sync::Arc;
 
-use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, DeviceRepr, LaunchConfig, PushKernelArg,
-};
+use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, LaunchConfig};
 use num_complex::Complex64;
 
+use super::launchers::{ch07_imaging, ch07_imaging_f64};
 use super::rectangle::Rectangle;
 use crate::gpu::OrExit;
+use crate::launch::{LaunchError, Launcher};
 
 use crate::random::Rng;
 
@@ -247,7 +247,9 @@ pub fn pixel_of(side: usize, (l, m): (f64, f64)) -> (usize, usize) {
 
 /// An observation and the pixels of a `side` × `side` image on the GPU, in one precision
 /// (`f64` or `f32`): everything an imaging kernel of chapter 7 reads, in the order it takes
-/// them (`ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n`, then the image it writes).
+/// them (`ls, ms, ns, n_px, us, vs, ws, vis, n_vis, inv_n`, then the image it writes). The
+/// library's launchers derive `n_px` and `n_vis` from the buffers; the fields are for the
+/// judge, which launches a learner's kernel through a launcher without a contract.
 pub struct OnGpu<T> {
     pub ls: CudaSlice<T>,
     pub ms: CudaSlice<T>,
@@ -293,13 +295,79 @@ pub fn check_block(file: &crate::kernel::KernelFile) {
     }
 }
 
+/// An imaging kernel that reads an [`OnGpu<T>`]: any kernel of `kernels/ch07-imaging.cu` (`T` =
+/// `f32`) or of `kernels/ch07-imaging-f64.cu` (`f64`). They all take the same eleven arguments,
+/// so each file has one launcher type for all its kernels, whose contract (in the file) derives
+/// `n_px` and `n_vis` from the buffers' lengths.
+pub trait ImageKernel<T>: Launcher {
+    /// Launch the kernel with `config` on the data `d`, writing `img`.
+    fn image(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        d: &OnGpu<T>,
+        img: &mut CudaSlice<[T; 2]>,
+    ) -> Result<(), LaunchError>;
+}
+
+impl ImageKernel<f32> for ch07_imaging::ImageF32 {
+    fn image(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        d: &OnGpu<f32>,
+        img: &mut CudaSlice<[f32; 2]>,
+    ) -> Result<(), LaunchError> {
+        let (ls, ms, ns) = (&d.ls, &d.ms, &d.ns);
+        let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
+        self.launch(stream, config, ls, ms, ns, us, vs, ws, &d.vis, d.inv_n, img)
+    }
+}
+
+impl ImageKernel<f64> for ch07_imaging_f64::ImageFirst {
+    fn image(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        d: &OnGpu<f64>,
+        img: &mut CudaSlice<[f64; 2]>,
+    ) -> Result<(), LaunchError> {
+        let (ls, ms, ns) = (&d.ls, &d.ms, &d.ns);
+        let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
+        self.launch(stream, config, ls, ms, ns, us, vs, ws, &d.vis, d.inv_n, img)
+    }
+}
+
+/// The kernel of a file's family called `name`; one sentence and exit status 1 if the file
+/// has none.
+fn named<'a, K>(found: Option<&'a K>, file: &str, name: &str) -> &'a K {
+    found.unwrap_or_else(|| {
+        let message = format!("kernels/{file} has no imaging kernel named `{name}`.");
+        crate::exit::fail(crate::exit::EXIT_CUDA_FAILED, &message)
+    })
+}
+
+impl ch07_imaging::Kernels {
+    /// The kernel called `name`, such as `image_fma_3_256`.
+    pub fn image(&self, name: &str) -> &ch07_imaging::ImageF32 {
+        named(self.like_image_f32(name), "ch07-imaging.cu", name)
+    }
+}
+
+impl ch07_imaging_f64::Kernels {
+    /// The kernel called `name`, `image_first` or `image_local_sum`.
+    pub fn image(&self, name: &str) -> &ch07_imaging_f64::ImageFirst {
+        named(self.like_image_first(name), "ch07-imaging-f64.cu", name)
+    }
+}
+
 impl<T: DeviceRepr> OnGpu<T> {
     /// Launch one imaging kernel (any of chapter 7's: they all take these eleven arguments)
     /// with `per_thread` pixels per thread, in blocks of [`BLOCK`] threads, writing `img`.
     pub fn launch(
         &self,
         stream: &Arc<CudaStream>,
-        kernel: &CudaFunction,
+        kernel: &impl ImageKernel<T>,
         per_thread: usize,
         img: &mut CudaSlice<[T; 2]>,
     ) {
@@ -310,29 +378,25 @@ impl<T: DeviceRepr> OnGpu<T> {
     pub fn launch_in_blocks(
         &self,
         stream: &Arc<CudaStream>,
-        kernel: &CudaFunction,
+        kernel: &impl ImageKernel<T>,
         per_thread: usize,
         block: u32,
         img: &mut CudaSlice<[T; 2]>,
     ) {
+        let config = self.config(per_thread, block);
+        kernel
+            .image(stream, config, self, img)
+            .or_exit_launching(kernel);
+    }
+
+    /// The launch of [`OnGpu::launch_in_blocks`]: enough blocks of `block` threads for
+    /// `per_thread` pixels each.
+    pub fn config(&self, per_thread: usize, block: u32) -> LaunchConfig {
         let threads = (self.n_px as usize).div_ceil(per_thread) as u32;
-        let config = LaunchConfig {
+        LaunchConfig {
             grid_dim: (threads.div_ceil(block), 1, 1),
             block_dim: (block, 1, 1),
             shared_mem_bytes: 0,
-        };
-        let mut launch = stream.launch_builder(kernel);
-        launch
-            .arg(&self.ls)
-            .arg(&self.ms)
-            .arg(&self.ns)
-            .arg(&self.n_px);
-        launch
-            .arg(&self.us)
-            .arg(&self.vs)
-            .arg(&self.ws)
-            .arg(&self.vis);
-        launch.arg(&self.n_vis).arg(&self.inv_n).arg(img);
-        unsafe { launch.launch(config) }.or_exit_launching(kernel);
+        }
     }
 }
