@@ -317,11 +317,17 @@ fn a_real_page_broken_in_memory_fails() {
         .collect();
     fails_with(&without_answer, &format!("question {last} ("));
     fails_with(&without_answer, "has no answer");
-    // Keep only the first two questions.
+    // Keep only the first two questions (of the block: a page may number other lists too).
+    let open = page
+        .lines()
+        .position(|l| l.trim() == OPEN)
+        .expect("the block's start");
     let third = page
         .lines()
+        .skip(open)
         .position(|l| numbered(l).is_some_and(|(n, _)| n == 3))
-        .expect("a third question");
+        .expect("a third question")
+        + open;
     let close = page
         .lines()
         .skip(third)
