@@ -3,12 +3,13 @@
 //! against the K = 1 image.
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
-use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{BLOCK, check_block, observe, upload};
 use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, time_gpu};
+
+course::imaging_launchers!(f32);
 
 /// The largest difference of real or imaginary part between two images, over `peak`; NaN if
 /// either holds a NaN (an unwritten, poisoned pixel).

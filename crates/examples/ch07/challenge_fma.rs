@@ -8,13 +8,14 @@ use std::sync::Arc;
 
 use course::compare::verdict;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{check_block, observe, upload};
 use course::kernel::{KernelFile, arch_of, compile_with};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, record, time_gpu};
 use cudarc::driver::{CudaContext, CudaModule};
+
+course::imaging_launchers!(f32);
 
 // ANCHOR: compile
 /// Compile the kernel file with NVRTC's `--fmad` set to `fmad`; return the loaded module and

@@ -5,7 +5,6 @@ use std::sync::Arc;
 
 use course::compare::{largest_difference, verdict, within_bound};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, sanitizing};
-use course::imaging::launchers::{ch07_imaging, ch07_imaging_rectangle};
 use course::imaging::rectangle::{self, Rectangle};
 use course::imaging::sky::{OnGpu, check_block, observe};
 use course::imaging::{
@@ -16,6 +15,9 @@ use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Timing, Work, fmt_ms, fmt_times, record, time_gpu};
 use cudarc::driver::{CudaSlice, CudaStream};
+
+course::imaging_launchers!(f32);
+course::imaging_launchers!(rectangle);
 
 /// Every check, over the peak.
 const BOUND: f64 = 1e-4;

@@ -9,7 +9,6 @@ use course::compare::{largest_difference, verdict};
 use course::exit::{EXIT_CUDA_FAILED, fail};
 use course::floor::{compute_capability, floor_verdict, fp32_floor, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, sanitizing};
-use course::imaging::launchers::{ch07_imaging, ch07_imaging_f64, ch07_imaging_mirrors};
 use course::imaging::mirrors::{self, Shape};
 use course::imaging::rectangle::Rectangle;
 use course::imaging::sky::{
@@ -25,6 +24,10 @@ use course::timing::{Timing, Work, fmt_gflop_per_s, fmt_ms, fmt_times, record, t
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr};
 use num_complex::Complex64;
 use rayon::prelude::*;
+
+course::imaging_launchers!(f32);
+course::imaging_launchers!(f64);
+course::imaging_launchers!(mirrors);
 
 /// Floating-point operations counted per pixel-visibility pair: 5 for the phase (3 multiplies,
 /// 2 additions) and 8 for the complex multiply-add; the sine and cosine are not counted.

@@ -5,12 +5,13 @@
 use course::compare::{largest_difference_f32, within_bound};
 use course::floor::{compute_capability, floor_verdict, no_floor, sfu_floor};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::imaging::launchers::ch07_imaging;
 use course::imaging::sky::{observe, upload};
 use course::kernel::{load, require_block_size};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{fmt_ms, time_gpu};
+
+course::imaging_launchers!(f32);
 
 fn main() {
     let (side, n_vis, seed) = course::cli::parse(

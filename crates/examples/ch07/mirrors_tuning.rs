@@ -7,8 +7,7 @@
 //! every pixel against step 9's image.
 use course::compare::{largest_difference, verdict};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
-use course::imaging::launchers::ch07_imaging_mirrors;
-use course::imaging::mirrors::{self, Shape};
+use course::imaging::mirrors::{self, MirrorKernels, Shape};
 use course::imaging::rectangle::Rectangle;
 use course::imaging::sky::{brightest_point, observe, pixel_of, upload};
 use course::imaging::upload_quadrant;
@@ -16,6 +15,8 @@ use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{fmt_ms, time_gpu};
+
+course::imaging_launchers!(mirrors);
 
 /// Every shape is held to the bound of steps 9 and 10 in `imaging_gpu`, over the peak.
 const BOUND: f64 = 1e-4;
@@ -72,7 +73,7 @@ fn main() {
     let mut fastest = (f64::MAX, String::new());
     for shape in shapes {
         let name = shape.kernel();
-        let kernel = shape.function(&kernels);
+        let kernel = kernels.function(shape);
         let blocks = shape.blocks(side);
         if machine.last().is_none_or(|m| m.0 != name) {
             let regs = kernel.num_regs().or_exit("read the registers per thread") as u32;

@@ -148,6 +148,7 @@ pub fn shape(config: &LaunchConfig, term: &str) -> u128 {
 }
 
 /// A device buffer of `T` that a kernel reads: a `CudaSlice<T>` or a `CudaView<T>`.
+#[allow(clippy::len_without_is_empty)] // a launcher needs only the length
 pub trait In<T> {
     /// Its length in elements.
     fn len(&self) -> usize;
@@ -156,6 +157,7 @@ pub trait In<T> {
 }
 
 /// A device buffer of `T` that a kernel may write: a `CudaSlice<T>` or a `CudaViewMut<T>`.
+#[allow(clippy::len_without_is_empty)] // a launcher needs only the length
 pub trait Out<T> {
     /// Its length in elements.
     fn len(&self) -> usize;

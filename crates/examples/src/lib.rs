@@ -4,10 +4,6 @@
 //! 7's imaging domain (the sky, its pixels, the groups of mirrored pixels) lives apart, in
 //! [`imaging`].
 
-// The launchers that `kernels!` generates name this crate `::course`, as the programs see it; so
-// does the library, for the launchers of chapter 7's imaging kernels (`imaging::launchers`).
-extern crate self as course;
-
 pub mod cli;
 pub mod compare;
 pub mod exit;

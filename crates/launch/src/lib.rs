@@ -98,8 +98,8 @@ fn generate(file: &str) -> Result<String, String> {
 
 /// The launchers of `source`, the text of kernels/`file`, found at `path`.
 fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String> {
-    let kernels = signature::kernels(&source).map_err(|e| format!("kernels/{file}: {e}"))?;
-    let written = contract::written(&source);
+    let kernels = signature::kernels(source).map_err(|e| format!("kernels/{file}: {e}"))?;
+    let written = contract::written(source);
     for w in &written {
         let prefix = w.pattern.trim_end_matches('*');
         let exact = !w.pattern.ends_with('*');
@@ -122,7 +122,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
     let mut contracts = Vec::new();
     for k in &kernels {
         let clauses = contract::for_kernel(&written, &k.name)
-            .map(|text| cpp::expand_with_macros_of(&source, &text));
+            .map(|text| cpp::expand_with_macros_of(source, &text));
         let key = format!(
             "{}|{}",
             c_signature_params(k),

@@ -6,7 +6,6 @@
 use std::sync::OnceLock;
 
 use course::gpu::{OrExit, alloc_poisoned};
-use course::imaging::launchers::ch07_imaging;
 use course::imaging::rectangle::{self, Rectangle};
 use course::imaging::sky::{observe, upload};
 use course::imaging::upload_quadrant;
@@ -16,6 +15,8 @@ use course::random::Rng;
 use cudarc::driver::CudaSlice;
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda};
+
+course::imaging_launchers!(f32);
 
 // The learner's kernels have no contract, so their launchers are unsafe. In solution mode the
 // module is the solution's file, whose kernels of these names take the same arguments.

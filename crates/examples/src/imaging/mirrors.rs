@@ -7,9 +7,9 @@ use std::sync::Arc;
 use cudarc::driver::{CudaFunction, CudaModule, CudaSlice, CudaStream, LaunchConfig};
 
 use super::Quadrant;
-use super::launchers::ch07_imaging_mirrors::{ImageTables1, Kernels};
 use super::sky::OnGpu;
 use crate::gpu::OrExit;
+use crate::launch::LaunchError;
 
 /// The kernel file's TILE (image_mirrors: threads per block and visibilities per tile), THREADS
 /// (image_tables_G: threads per block) and COLUMNS (image_tables_G: columns of groups per block,
@@ -147,27 +147,45 @@ pub fn parts_buffer(stream: &Arc<CudaStream>, shape: Shape, side: usize) -> Cuda
     crate::gpu::alloc_poisoned(stream, shape.parts() * values_computed(side))
 }
 
-impl Shape {
-    /// Its `image_tables_G` kernel among `k`'s (they share one launcher type).
-    fn tables(self, k: &Kernels) -> &ImageTables1 {
-        k.like_image_tables_1(self.kernel())
-            .expect("Shape::kernel names a kernel of the file")
-    }
+/// The kernels of `kernels/ch07-imaging-mirrors.cu`, as [`crate::imaging_launchers!`]`(mirrors)`
+/// generates them: the kernel of each [`Shape`] and `image_place_groups`.
+pub trait MirrorKernels {
+    /// The function of `shape`'s kernel, for its registers and occupancy.
+    fn function(&self, shape: Shape) -> &CudaFunction;
 
-    /// Its kernel's function among `k`'s, for its registers and occupancy.
-    pub fn function(self, k: &Kernels) -> &CudaFunction {
-        match self {
-            Shape::Mirrors => &k.image_mirrors.function,
-            Shape::Tables { .. } => &self.tables(k).function,
-        }
-    }
+    /// Launch `shape`'s kernel on the data `d` and the quadrant `q`, writing `parts`.
+    fn launch_groups(
+        &self,
+        shape: Shape,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        q: &Quadrant,
+        d: &OnGpu<f32>,
+        parts: &mut CudaSlice<[f32; 2]>,
+    ) -> Result<(), LaunchError>;
+
+    /// `image_place_groups`'s function.
+    fn place_function(&self) -> &CudaFunction;
+
+    /// Launch `image_place_groups`: `n_parts` parts per group into the `side²` pixels of `img`.
+    #[allow(clippy::too_many_arguments)]
+    fn launch_place(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        parts: &CudaSlice<[f32; 2]>,
+        n_parts: i32,
+        side: i32,
+        inv_n: f32,
+        img: &mut CudaSlice<[f32; 2]>,
+    ) -> Result<(), LaunchError>;
 }
 
 /// Run the kernel of `shape` (one of `k`) on the data `d` and the quadrant `q`, writing `parts`,
 /// then `image_place_groups`, which adds the parts up into the `side²` pixels of `img`.
 pub fn launch(
     stream: &Arc<CudaStream>,
-    k: &Kernels,
+    k: &impl MirrorKernels,
     shape: Shape,
     d: &OnGpu<f32>,
     q: &Quadrant,
@@ -176,22 +194,9 @@ pub fn launch(
 ) {
     assert_eq!(q.width, q.height, "steps 9 and 10 image a square");
     let config = shape.config(q.width as usize);
-    let (ls, ms, ns, side) = (&q.ls, &q.ms, &q.ns, q.width);
-    let (us, vs, ws, vis) = (&d.us, &d.vs, &d.ws, &d.vis);
-    match shape {
-        Shape::Mirrors => {
-            let kernel = &k.image_mirrors;
-            let launched = kernel.launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts);
-            launched.or_exit_launching(kernel);
-        }
-        Shape::Tables { .. } => {
-            let kernel = shape.tables(k);
-            let launched = kernel.launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts);
-            launched.or_exit_launching(kernel);
-        }
-    }
+    k.launch_groups(shape, stream, config, q, d, parts)
+        .or_exit_launching(k.function(shape));
 
-    let place = &k.image_place_groups;
     let pixels = (q.width as u32).pow(2);
     let config = LaunchConfig {
         grid_dim: (pixels.div_ceil(256), 1, 1),
@@ -199,9 +204,8 @@ pub fn launch(
         shared_mem_bytes: 0,
     };
     let n_parts = shape.parts() as i32;
-    place
-        .launch(stream, config, &*parts, n_parts, side, d.inv_n, img)
-        .or_exit_launching(place);
+    k.launch_place(stream, config, parts, n_parts, q.width, d.inv_n, img)
+        .or_exit_launching(k.place_function());
 }
 
 #[cfg(test)]

@@ -11,26 +11,158 @@ pub mod mirrors;
 pub mod rectangle;
 pub mod sky;
 
-/// The typed launchers of chapter 7's imaging kernel files (see [`crate::kernels!`]), through
-/// which [`sky`], [`mirrors`] and [`rectangle`] launch them. Each `Kernels` works on any module
-/// compiled from its file, whatever the compiler's options.
-pub mod launchers {
-    /// `kernels/ch07-imaging.cu`: steps 2 to 8, every kernel launched like `image_f32`.
-    pub mod ch07_imaging {
-        crate::kernels!("ch07-imaging.cu");
-    }
-    /// `kernels/ch07-imaging-f64.cu`: the first kernel and step 1, launched like `image_first`.
-    pub mod ch07_imaging_f64 {
-        crate::kernels!("ch07-imaging-f64.cu");
-    }
-    /// `kernels/ch07-imaging-mirrors.cu`: steps 9 and 10, and the kernel that places their groups.
-    pub mod ch07_imaging_mirrors {
-        crate::kernels!("ch07-imaging-mirrors.cu");
-    }
-    /// `kernels/ch07-imaging-rectangle.cu`: the groups of a rectangle, and their placing.
-    pub mod ch07_imaging_rectangle {
-        crate::kernels!("ch07-imaging-rectangle.cu");
-    }
+/// The typed launchers of one of chapter 7's imaging kernel files, with what [`sky`],
+/// [`mirrors`] and [`rectangle`] need of them: `course::imaging_launchers!(f32)` in a program
+/// declares `mod ch07_imaging`, the launchers of `kernels/ch07-imaging.cu` (see
+/// [`crate::kernels!`]). The other files are `f64`, `mirrors` and `rectangle`. The library
+/// itself only names traits ([`sky::ImageKernel`], [`mirrors::MirrorKernels`],
+/// [`rectangle::GroupsKernel`], [`rectangle::PlaceKernel`]), so that editing a kernel file
+/// rebuilds the programs that launch it and not every program of the book.
+#[macro_export]
+macro_rules! imaging_launchers {
+    (f32) => {
+        /// `kernels/ch07-imaging.cu`: steps 2 to 8, every kernel launched like `image_f32`.
+        mod ch07_imaging {
+            $crate::kernels!("ch07-imaging.cu");
+            $crate::imaging_launchers!(@image f32, ImageF32, like_image_f32, "ch07-imaging.cu");
+        }
+    };
+    (f64) => {
+        /// `kernels/ch07-imaging-f64.cu`: the first kernel and step 1, launched like `image_first`.
+        mod ch07_imaging_f64 {
+            $crate::kernels!("ch07-imaging-f64.cu");
+            $crate::imaging_launchers!(@image f64, ImageFirst, like_image_first, "ch07-imaging-f64.cu");
+        }
+    };
+    (@image $t:ty, $launcher:ident, $like:ident, $file:literal) => {
+        impl $crate::imaging::sky::ImageKernel<$t> for $launcher {
+            fn image(
+                &self,
+                stream: &::cudarc::driver::CudaStream,
+                config: ::cudarc::driver::LaunchConfig,
+                d: &$crate::imaging::sky::OnGpu<$t>,
+                img: &mut ::cudarc::driver::CudaSlice<[$t; 2]>,
+            ) -> Result<(), $crate::launch::LaunchError> {
+                let (ls, ms, ns) = (&d.ls, &d.ms, &d.ns);
+                let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
+                self.launch(stream, config, ls, ms, ns, us, vs, ws, &d.vis, d.inv_n, img)
+            }
+        }
+
+        impl Kernels {
+            /// The kernel called `name`; one sentence and exit status 1 if the file has none.
+            #[allow(dead_code)]
+            pub fn image(&self, name: &str) -> &$launcher {
+                $crate::imaging::sky::named(self.$like(name), $file, name)
+            }
+        }
+    };
+    (mirrors) => {
+        /// `kernels/ch07-imaging-mirrors.cu`: steps 9 and 10, and the kernel that places their
+        /// groups.
+        mod ch07_imaging_mirrors {
+            $crate::kernels!("ch07-imaging-mirrors.cu");
+
+            use ::cudarc::driver::{CudaFunction, CudaSlice, CudaStream, LaunchConfig};
+            use $crate::imaging::{Quadrant, mirrors::Shape, sky::OnGpu};
+            use $crate::launch::LaunchError;
+
+            impl Kernels {
+                fn tables(&self, shape: Shape) -> &ImageTables1 {
+                    self.like_image_tables_1(shape.kernel())
+                        .expect("Shape::kernel names a kernel of the file")
+                }
+            }
+
+            impl $crate::imaging::mirrors::MirrorKernels for Kernels {
+                fn function(&self, shape: Shape) -> &CudaFunction {
+                    match shape {
+                        Shape::Mirrors => &self.image_mirrors.function,
+                        Shape::Tables { .. } => &self.tables(shape).function,
+                    }
+                }
+
+                fn launch_groups(
+                    &self,
+                    shape: Shape,
+                    stream: &CudaStream,
+                    config: LaunchConfig,
+                    q: &Quadrant,
+                    d: &OnGpu<f32>,
+                    parts: &mut CudaSlice<[f32; 2]>,
+                ) -> Result<(), LaunchError> {
+                    let (ls, ms, ns, side) = (&q.ls, &q.ms, &q.ns, q.width);
+                    let (us, vs, ws, vis) = (&d.us, &d.vs, &d.ws, &d.vis);
+                    match shape {
+                        Shape::Mirrors => self
+                            .image_mirrors
+                            .launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts),
+                        Shape::Tables { .. } => self
+                            .tables(shape)
+                            .launch(stream, config, ls, ms, ns, side, us, vs, ws, vis, parts),
+                    }
+                }
+
+                fn place_function(&self) -> &CudaFunction {
+                    &self.image_place_groups.function
+                }
+
+                fn launch_place(
+                    &self,
+                    stream: &CudaStream,
+                    config: LaunchConfig,
+                    parts: &CudaSlice<[f32; 2]>,
+                    n_parts: i32,
+                    side: i32,
+                    inv_n: f32,
+                    img: &mut CudaSlice<[f32; 2]>,
+                ) -> Result<(), LaunchError> {
+                    let place = &self.image_place_groups;
+                    place.launch(stream, config, parts, n_parts, side, inv_n, img)
+                }
+            }
+        }
+    };
+    (rectangle) => {
+        /// `kernels/ch07-imaging-rectangle.cu`: the groups of a rectangle, and their placing.
+        mod ch07_imaging_rectangle {
+            $crate::kernels!("ch07-imaging-rectangle.cu");
+
+            use ::cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
+            use $crate::imaging::{Quadrant, sky::OnGpu};
+            use $crate::launch::LaunchError;
+
+            impl $crate::imaging::rectangle::GroupsKernel for ImageRectangle {
+                fn launch_groups(
+                    &self,
+                    stream: &CudaStream,
+                    config: LaunchConfig,
+                    q: &Quadrant,
+                    d: &OnGpu<f32>,
+                    parts: &mut CudaSlice<[f32; 2]>,
+                ) -> Result<(), LaunchError> {
+                    let (ls, ms, ns, width, height) = (&q.ls, &q.ms, &q.ns, q.width, q.height);
+                    let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
+                    let vis = &d.vis;
+                    self.launch(stream, config, ls, ms, ns, width, height, us, vs, ws, vis, parts)
+                }
+            }
+
+            impl $crate::imaging::rectangle::PlaceKernel for ImagePlaceRectangle {
+                fn launch_place(
+                    &self,
+                    stream: &CudaStream,
+                    config: LaunchConfig,
+                    q: &Quadrant,
+                    parts: &CudaSlice<[f32; 2]>,
+                    inv_n: f32,
+                    img: &mut CudaSlice<[f32; 2]>,
+                ) -> Result<(), LaunchError> {
+                    self.launch(stream, config, parts, q.width, q.height, inv_n, img)
+                }
+            }
+        }
+    };
 }
 
 use std::sync::Arc;

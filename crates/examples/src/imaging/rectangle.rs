@@ -15,9 +15,8 @@ use num_complex::Complex64;
 use rayon::prelude::*;
 
 use super::Quadrant;
-use super::launchers::ch07_imaging_rectangle::{ImagePlaceRectangle, ImageRectangle};
 use super::sky::{FIELD, Observation, OnGpu, n_minus_one};
-use crate::launch::LaunchError;
+use crate::launch::{LaunchError, Launcher};
 
 /// Threads per block of `image_rectangle`: the file's `TILE`, one visibility per thread.
 pub const TILE: u32 = 256;
@@ -141,33 +140,56 @@ pub fn place_config(rect: Rectangle) -> LaunchConfig {
     blocks_of_256(rect.pixels())
 }
 
+/// `image_rectangle`'s launcher, as [`crate::imaging_launchers!`]`(rectangle)` generates it.
+pub trait GroupsKernel: Launcher {
+    /// Launch it with `config` on the data `d` and the quadrant `q`, writing `parts`.
+    fn launch_groups(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        q: &Quadrant,
+        d: &OnGpu<f32>,
+        parts: &mut CudaSlice<[f32; 2]>,
+    ) -> Result<(), LaunchError>;
+}
+
+/// `image_place_rectangle`'s launcher, as [`crate::imaging_launchers!`]`(rectangle)` generates
+/// it.
+pub trait PlaceKernel: Launcher {
+    /// Launch it with `config`, adding `parts` into the pixels of `q`'s rectangle, scaled by
+    /// `inv_n`.
+    fn launch_place(
+        &self,
+        stream: &CudaStream,
+        config: LaunchConfig,
+        q: &Quadrant,
+        parts: &CudaSlice<[f32; 2]>,
+        inv_n: f32,
+        img: &mut CudaSlice<[f32; 2]>,
+    ) -> Result<(), LaunchError>;
+}
+
 /// `image_rectangle`, one thread per group, writing four sums per group to `parts`.
 pub fn launch_groups(
     stream: &Arc<CudaStream>,
-    kernel: &ImageRectangle,
+    kernel: &impl GroupsKernel,
     q: &Quadrant,
     d: &OnGpu<f32>,
     parts: &mut CudaSlice<[f32; 2]>,
 ) -> Result<(), LaunchError> {
-    let config = groups_config(q.rect());
-    let (ls, ms, ns) = (&q.ls, &q.ms, &q.ns);
-    let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
-    kernel.launch(
-        stream, config, ls, ms, ns, q.width, q.height, us, vs, ws, &d.vis, parts,
-    )
+    kernel.launch_groups(stream, groups_config(q.rect()), q, d, parts)
 }
 
 /// `image_place_rectangle`, one thread per pixel, writing the image scaled by `inv_n`.
 pub fn launch_place(
     stream: &Arc<CudaStream>,
-    kernel: &ImagePlaceRectangle,
+    kernel: &impl PlaceKernel,
     q: &Quadrant,
     parts: &CudaSlice<[f32; 2]>,
     inv_n: f32,
     img: &mut CudaSlice<[f32; 2]>,
 ) -> Result<(), LaunchError> {
-    let config = place_config(q.rect());
-    kernel.launch(stream, config, parts, q.width, q.height, inv_n, img)
+    kernel.launch_place(stream, place_config(q.rect()), q, parts, inv_n, img)
 }
 
 #[cfg(test)]
@@ -221,8 +243,8 @@ mod tests {
     fn every_pixel_is_one_image_of_one_group() {
         let file = crate::kernel_file!("ch07-imaging-rectangle.cu");
         let (place, group) = (
-            anchor(&file.source, "place"),
-            anchor(&file.source, "groups"),
+            anchor(file.source, "place"),
+            anchor(file.source, "groups"),
         );
         for (width, height) in SIZES {
             let rect = Rectangle { width, height };
@@ -253,8 +275,8 @@ mod tests {
     fn every_pixel_of_a_square_is_one_image_of_one_group() {
         let file = crate::kernel_file!("ch07-imaging-mirrors.cu");
         let (place, group) = (
-            anchor(&file.source, "place"),
-            anchor(&file.source, "mirrors"),
+            anchor(file.source, "place"),
+            anchor(file.source, "mirrors"),
         );
         for side in [7, 8, 9, 12] {
             let rect = Rectangle::square(side);

@@ -9,7 +9,6 @@ use std::sync::Arc;
 use cudarc::driver::{CudaSlice, CudaStream, DeviceRepr, LaunchConfig};
 use num_complex::Complex64;
 
-use super::launchers::{ch07_imaging, ch07_imaging_f64};
 use super::rectangle::Rectangle;
 use crate::gpu::OrExit;
 use crate::launch::{LaunchError, Launcher};
@@ -298,7 +297,7 @@ pub fn check_block(file: &crate::kernel::KernelFile) {
 /// An imaging kernel that reads an [`OnGpu<T>`]: any kernel of `kernels/ch07-imaging.cu` (`T` =
 /// `f32`) or of `kernels/ch07-imaging-f64.cu` (`f64`). They all take the same eleven arguments,
 /// so each file has one launcher type for all its kernels, whose contract (in the file) derives
-/// `n_px` and `n_vis` from the buffers' lengths.
+/// `n_px` and `n_vis` from the buffers' lengths. [`crate::imaging_launchers!`] implements it.
 pub trait ImageKernel<T>: Launcher {
     /// Launch the kernel with `config` on the data `d`, writing `img`.
     fn image(
@@ -310,55 +309,13 @@ pub trait ImageKernel<T>: Launcher {
     ) -> Result<(), LaunchError>;
 }
 
-impl ImageKernel<f32> for ch07_imaging::ImageF32 {
-    fn image(
-        &self,
-        stream: &CudaStream,
-        config: LaunchConfig,
-        d: &OnGpu<f32>,
-        img: &mut CudaSlice<[f32; 2]>,
-    ) -> Result<(), LaunchError> {
-        let (ls, ms, ns) = (&d.ls, &d.ms, &d.ns);
-        let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
-        self.launch(stream, config, ls, ms, ns, us, vs, ws, &d.vis, d.inv_n, img)
-    }
-}
-
-impl ImageKernel<f64> for ch07_imaging_f64::ImageFirst {
-    fn image(
-        &self,
-        stream: &CudaStream,
-        config: LaunchConfig,
-        d: &OnGpu<f64>,
-        img: &mut CudaSlice<[f64; 2]>,
-    ) -> Result<(), LaunchError> {
-        let (ls, ms, ns) = (&d.ls, &d.ms, &d.ns);
-        let (us, vs, ws) = (&d.us, &d.vs, &d.ws);
-        self.launch(stream, config, ls, ms, ns, us, vs, ws, &d.vis, d.inv_n, img)
-    }
-}
-
 /// The kernel of a file's family called `name`; one sentence and exit status 1 if the file
 /// has none.
-fn named<'a, K>(found: Option<&'a K>, file: &str, name: &str) -> &'a K {
+pub fn named<'a, K>(found: Option<&'a K>, file: &str, name: &str) -> &'a K {
     found.unwrap_or_else(|| {
         let message = format!("kernels/{file} has no imaging kernel named `{name}`.");
         crate::exit::fail(crate::exit::EXIT_CUDA_FAILED, &message)
     })
-}
-
-impl ch07_imaging::Kernels {
-    /// The kernel called `name`, such as `image_fma_3_256`.
-    pub fn image(&self, name: &str) -> &ch07_imaging::ImageF32 {
-        named(self.like_image_f32(name), "ch07-imaging.cu", name)
-    }
-}
-
-impl ch07_imaging_f64::Kernels {
-    /// The kernel called `name`, `image_first` or `image_local_sum`.
-    pub fn image(&self, name: &str) -> &ch07_imaging_f64::ImageFirst {
-        named(self.like_image_first(name), "ch07-imaging-f64.cu", name)
-    }
 }
 
 impl<T: DeviceRepr> OnGpu<T> {
