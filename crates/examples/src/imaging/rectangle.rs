@@ -242,10 +242,7 @@ mod tests {
     #[test]
     fn every_pixel_is_one_image_of_one_group() {
         let file = crate::kernel_file!("ch07-imaging-rectangle.cu");
-        let (place, group) = (
-            anchor(file.source, "place"),
-            anchor(file.source, "groups"),
-        );
+        let (place, group) = (anchor(file.source, "place"), anchor(file.source, "groups"));
         for (width, height) in SIZES {
             let rect = Rectangle { width, height };
             // The names the kernels' lines read: the image's size and a thread's indices
@@ -274,10 +271,7 @@ mod tests {
     #[test]
     fn every_pixel_of_a_square_is_one_image_of_one_group() {
         let file = crate::kernel_file!("ch07-imaging-mirrors.cu");
-        let (place, group) = (
-            anchor(file.source, "place"),
-            anchor(file.source, "mirrors"),
-        );
+        let (place, group) = (anchor(file.source, "place"), anchor(file.source, "mirrors"));
         for side in [7, 8, 9, 12] {
             let rect = Rectangle::square(side);
             let names = |g: usize| {
