@@ -5,7 +5,8 @@
 #   tar xzf gpu-bundle.tar.gz && gpu-bundle/gpu-check [--sanitize | --mutations] [--out DIR]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cases=$(find crates/examples -name '*.gpu.txt' | sort)
+# With them, the CPU programs recorded on the GPU machine's 16-core host (`*.h200-host.txt`).
+cases=$(find crates/examples -name '*.gpu.txt' -o -name '*.h200-host.txt' | sort)
 cargo build -q -p checker --bin check-case
 bins=$(target/debug/check-case --bins $cases | sort -u)
 args=()

@@ -6,7 +6,8 @@ use std::process::Command;
 /// One expected-output file: the command it names and what it expects.
 #[derive(Clone, Debug)]
 pub struct Case {
-    /// `ch01/amdahl`: the file's path under the examples crate, without `.txt` / `.gpu.txt`.
+    /// `ch01/amdahl`: the file's path under the examples crate, without `.txt` / `.gpu.txt`
+    /// (`ch01/add_rayon.h200-host` for a host case).
     pub name: String,
     pub path: PathBuf,
     pub bin: String,
@@ -17,7 +18,14 @@ pub struct Case {
     /// Everything after the command line.
     pub expected: String,
     pub gpu: bool,
+    /// A CPU program recorded on the GPU machine's host (`*.h200-host.txt`, 16 cores) by the
+    /// GPU check, to show what it does on a workstation; elsewhere it is compared like any CPU
+    /// case, and `BLESS=1` leaves it alone.
+    pub host: bool,
 }
+
+/// How the file of a case recorded on the GPU machine's host CPU ends.
+pub const HOST_SUFFIX: &str = ".h200-host.txt";
 
 impl Case {
     /// Read an expected-output file. An unknown command is an error, never a skip.
@@ -29,6 +37,7 @@ impl Case {
             .map_err(|why| format!("{}: {why}", path.display()))?;
         let file = path.file_name().unwrap_or_default().to_string_lossy();
         let gpu = file.ends_with(".gpu.txt");
+        let host = file.ends_with(HOST_SUFFIX);
         let rel = path.strip_prefix(root).unwrap_or(path).to_string_lossy();
         let name = rel
             .trim_end_matches(".txt")
@@ -42,6 +51,7 @@ impl Case {
             env,
             expected: expected.to_string(),
             gpu,
+            host,
         })
     }
 

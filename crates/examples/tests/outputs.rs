@@ -51,9 +51,9 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
         }
     };
     Trial::ignorable_test(format!("output::{}", case.name), move || {
-        // A GPU case whose file holds only its command line (an edge size, say) waits for the
-        // GPU check to record it: skipped, never passed.
-        if case.gpu && case.expected.trim().is_empty() {
+        // A GPU or host case whose file holds only its command line (an edge size, say) waits
+        // for the GPU check to record it: skipped, never passed.
+        if (case.gpu || case.host) && case.expected.trim().is_empty() {
             let why = format!(
                 "{} holds only its command line; the GPU check records it",
                 case.name
@@ -78,7 +78,7 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             let why = missing.skip(why.trim_start_matches("Error: "))?;
             return Ok(Completion::ignored_with(why));
         }
-        if std::env::var_os("BLESS").is_some() && !case.gpu {
+        if std::env::var_os("BLESS").is_some() && !case.gpu && !case.host {
             case.bless(&run.printed)?;
             return Ok(Completion::Completed);
         }

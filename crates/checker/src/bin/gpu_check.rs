@@ -80,7 +80,9 @@ fn main() {
     let mut cases: Vec<Case> = Vec::new();
     for path in find_cases(&case_dir) {
         match Case::read(&path, &case_dir) {
-            Ok(case) if case.gpu => cases.push(case),
+            // The host cases (CPU programs recorded on this machine's CPU) only in the output
+            // check: they launch no kernel to sanitize or mutate.
+            Ok(case) if case.gpu || (case.host && !sanitize && !mutations) => cases.push(case),
             Ok(_) => {}
             Err(e) => {
                 eprintln!("Error: {e}");
@@ -174,7 +176,11 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
                 continue;
             }
         };
-        let saved = out.join("outputs").join(format!("{}.gpu.txt", case.name));
+        let file = match case.gpu {
+            true => format!("{}.gpu.txt", case.name),
+            false => format!("{}.txt", case.name),
+        };
+        let saved = out.join("outputs").join(file);
         if let Some(dir) = saved.parent() {
             let _ = std::fs::create_dir_all(dir);
         }
