@@ -1,9 +1,16 @@
 //! The judge's entries for chapter 2's exercises. The residency arithmetic is checked against
-//! a simulation that fills the SMs block by block and runs the grid wave by wave.
+//! a simulation that fills the SMs block by block and runs the grid wave by wave; the slower
+//! memory's arithmetic against the latency-hiding simulation, run cycle by cycle up to the
+//! first value that arrives.
+use std::cmp::Reverse;
+use std::collections::{BinaryHeap, VecDeque};
+
 use course::random::Rng;
 
 use crate::exercise::{Code, CpuPart, Exercise};
 
+mod slow_memory;
+mod slow_memory_solution;
 mod waves;
 mod waves_solution;
 
@@ -63,6 +70,83 @@ fn check(residency: ResidencyFn, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
+type IdleFn = fn(usize, usize, usize) -> usize;
+type HideFn = fn(usize, usize) -> usize;
+
+/// The idle core-cycles of `latency_hiding`'s machine before the first value arrives: every
+/// thread resident, a ready queue, and each core issuing one instruction per cycle from it.
+fn simulate_idle(cores: usize, load_latency: usize, threads: usize) -> usize {
+    let mut ready: VecDeque<usize> = (0..threads).collect();
+    let mut waiting = BinaryHeap::new(); // (cycle its value arrives, thread)
+    let (mut cycle, mut idle) = (0, 0);
+    loop {
+        let arrived = waiting.peek().is_some_and(|&Reverse((at, _))| at <= cycle);
+        if arrived || (ready.is_empty() && waiting.is_empty()) {
+            return idle;
+        }
+        for _ in 0..cores {
+            match ready.pop_front() {
+                // Before the first value arrives, every instruction issued is a load.
+                Some(t) => waiting.push(Reverse((cycle + load_latency, t))),
+                None => idle += 1,
+            }
+        }
+        cycle += 1;
+    }
+}
+
+/// The fewest threads that leave no core idle before the first value, by bisection.
+fn fewest_hiding(cores: usize, load_latency: usize) -> usize {
+    let (mut lo, mut hi) = (1, 1);
+    while simulate_idle(cores, load_latency, hi) > 0 {
+        hi *= 2;
+    }
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        match simulate_idle(cores, load_latency, mid) > 0 {
+            true => lo = mid + 1,
+            false => hi = mid,
+        }
+    }
+    lo
+}
+
+fn check_slow_memory(idle: IdleFn, hide: HideFn, seed: u64) -> Result<(), String> {
+    // The page's machines, one core with the shortest latency, then random ones.
+    let mut cases = vec![(10, 400, 1000), (10, 100, 1000), (10, 400, 4000), (1, 1, 1)];
+    let mut rng = Rng::new(seed);
+    for _ in 0..40 {
+        let (cores, latency) = (1 + rng.below(32) as usize, 1 + rng.below(500) as usize);
+        cases.push((
+            cores,
+            latency,
+            1 + rng.below(2 * (cores * latency) as u64) as usize,
+        ));
+    }
+    for &(cores, latency, threads) in &cases {
+        let (got, want) = (
+            idle(cores, latency, threads),
+            simulate_idle(cores, latency, threads),
+        );
+        if got != want {
+            return Err(format!(
+                "idle_before_first_value({cores}, {latency}, {threads}) is {got}, expected {want}"
+            ));
+        }
+        // Idle time only falls as threads are added: the answer is the T with none idle
+        // whose T - 1 leaves some.
+        let got = hide(cores, latency);
+        let hides = |t: usize| t >= 1 && simulate_idle(cores, latency, t) == 0;
+        if !hides(got) || hides(got - 1) {
+            return Err(format!(
+                "threads_to_hide({cores}, {latency}) is {got}, expected {}",
+                fewest_hiding(cores, latency)
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let f: ResidencyFn = code.pick(waves::residency, waves_solution::residency);
     let source = code.pick(
@@ -75,12 +159,40 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             include_str!("waves_solution.rs"),
         ),
     );
-    vec![Exercise {
-        name: "waves",
-        cpu: Some(CpuPart {
-            sources: vec![source],
-            check: Box::new(move |seed| check(f, seed)),
-        }),
-        gpu: None,
-    }]
+    let idle: IdleFn = code.pick(
+        slow_memory::idle_before_first_value,
+        slow_memory_solution::idle_before_first_value,
+    );
+    let hide: HideFn = code.pick(
+        slow_memory::threads_to_hide,
+        slow_memory_solution::threads_to_hide,
+    );
+    let slow_source = code.pick(
+        (
+            "crates/examples/ch02/exercises/slow_memory.rs",
+            include_str!("slow_memory.rs"),
+        ),
+        (
+            "crates/examples/ch02/exercises/slow_memory_solution.rs",
+            include_str!("slow_memory_solution.rs"),
+        ),
+    );
+    vec![
+        Exercise {
+            name: "waves",
+            cpu: Some(CpuPart {
+                sources: vec![source],
+                check: Box::new(move |seed| check(f, seed)),
+            }),
+            gpu: None,
+        },
+        Exercise {
+            name: "slow_memory",
+            cpu: Some(CpuPart {
+                sources: vec![slow_source],
+                check: Box::new(move |seed| check_slow_memory(idle, hide, seed)),
+            }),
+            gpu: None,
+        },
+    ]
 }

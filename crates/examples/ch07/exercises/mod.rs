@@ -3,18 +3,30 @@
 //! PTX must hold at least four per pixel update; on the GPU, its image must match the solution's.
 //! And the entry for "Mirrors for a rectangular image", on the GPU only: the learner's two
 //! kernels image two small rectangles, which must match float64 at every pixel.
+//! The CPU imaging is compared with the imaging equation written out here, within 1e-9 of the
+//! peak, its rayon image with its serial one to the bit; the coarsening's launch exactly with
+//! the fewest blocks of 256, and on the GPU each K's image with the solution's K = 1 image.
 use std::sync::OnceLock;
 
 use course::gpu::{OrExit, alloc_poisoned};
 use course::imaging::rectangle::{self, Rectangle};
-use course::imaging::sky::{observe, upload};
+use course::imaging::sky::{
+    Observation, direction_of, observe, observe_point_source, pixels, upload,
+};
 use course::imaging::upload_quadrant;
 use course::kernel::{KernelFile, arch_of, compile, compile_with};
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::CudaSlice;
+use cudarc::driver::{CudaSlice, LaunchConfig};
+use num_complex::Complex64;
+use rayon::prelude::*;
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda};
+use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+
+mod coarsening;
+mod coarsening_solution;
+mod imaging_cpu;
+mod imaging_cpu_solution;
 
 course::imaging_launchers!(f32);
 
@@ -25,6 +37,9 @@ mod ch07_exercise_fma {
 }
 mod ch07_exercise_rectangle {
     course::kernels!("ch07-exercise-rectangle.cu");
+}
+mod ch07_exercise_coarsening {
+    course::kernels!("ch07-exercise-coarsening.cu");
 }
 
 const KERNEL: &str = "image_fma_3_256";
@@ -210,6 +225,269 @@ fn rectangle_exercise(code: Code) -> Exercise {
     }
 }
 
+type PixelFn = fn(&[f64], &[f64], &[f64], &[Complex64], (f64, f64, f64)) -> Complex64;
+type ImageFn = fn(&Observation, usize) -> Vec<Complex64>;
+
+/// The imaging equation, written out with a cosine and a sine: (re, im) of every pixel.
+fn reference_image(obs: &Observation, side: usize) -> Vec<[f64; 2]> {
+    let (ls, ms, ns) = pixels(side);
+    let n_vis = obs.vis.len();
+    (0..side * side)
+        .into_par_iter()
+        .map(|p| {
+            let (mut re, mut im) = (0.0, 0.0);
+            for j in 0..n_vis {
+                let turns = obs.u[j] * ls[p] + obs.v[j] * ms[p] + obs.w[j] * ns[p];
+                let (s, c) = (std::f64::consts::TAU * turns).sin_cos();
+                let v = obs.vis[j];
+                re += v.re * c - v.im * s;
+                im += v.re * s + v.im * c;
+            }
+            [re / n_vis as f64, im / n_vis as f64]
+        })
+        .collect()
+}
+
+/// `Ok` when each part of pixel `at[i]` of `got` is within 1e-9 of the peak of `want` (the
+/// reference image) of that pixel; NaN fails.
+fn close_pixels(
+    what: &str,
+    got: &[Complex64],
+    at: &[usize],
+    want: &[[f64; 2]],
+    side: usize,
+) -> Result<(), String> {
+    if got.len() != at.len() {
+        return Err(format!(
+            "{what} has {} pixels, expected {}",
+            got.len(),
+            at.len()
+        ));
+    }
+    let peak = want.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
+    for (g, &p) in got.iter().zip(at) {
+        let w = want[p];
+        let diff = (g.re - w[0]).abs().max((g.im - w[1]).abs());
+        if !(diff <= 1e-9 * peak) {
+            return Err(format!(
+                "{what}: pixel (column {}, row {}) is {g:.12}, expected {:.12}{:+.12}i \
+                 (tolerance 1e-9 of the peak {peak:.4})",
+                p % side,
+                p / side,
+                w[0],
+                w[1]
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_imaging_cpu(
+    pixel: PixelFn,
+    serial: ImageFn,
+    rayon: ImageFn,
+    seed: u64,
+) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    // The page's problem, an odd side with a random count, and the smallest.
+    let odd = 1 + rng.below(3000) as usize;
+    for (side, n_vis) in [(48, 2048), (13, odd), (2, 1)] {
+        let obs = observe(n_vis, Some(&mut rng));
+        let want = reference_image(&obs, side);
+        let problem = format!("{side} x {side} pixels, {n_vis} visibilities");
+        let (ls, ms, ns) = pixels(side);
+        let at: Vec<usize> = (0..5)
+            .map(|_| rng.below((side * side) as u64) as usize)
+            .collect();
+        let one: Vec<Complex64> = at
+            .iter()
+            .map(|&p| pixel(&obs.u, &obs.v, &obs.w, &obs.vis, (ls[p], ms[p], ns[p])))
+            .collect();
+        close_pixels(&format!("image_pixel ({problem})"), &one, &at, &want, side)?;
+        let image = serial(&obs, side);
+        let every: Vec<usize> = (0..side * side).collect();
+        close_pixels(
+            &format!("image_serial ({problem})"),
+            &image,
+            &every,
+            &want,
+            side,
+        )?;
+        let what = format!("image_rayon against image_serial ({problem})");
+        same(&what, &rayon(&obs, side), &image)?;
+    }
+    // The known answer: a 1 Jy point source on a pixel images to 1 there, and less elsewhere.
+    let (side, source) = (13, (3, 8));
+    let point = rayon(
+        &observe_point_source(2048, direction_of(side, source)),
+        side,
+    );
+    let at = point
+        .get(source.1 * side + source.0)
+        .copied()
+        .unwrap_or_default();
+    let brightest = (0..point.len()).max_by(|&a, &b| point[a].re.total_cmp(&point[b].re));
+    if !((at - 1.0).norm() <= 1e-9) || brightest != Some(source.1 * side + source.0) {
+        return Err(format!(
+            "a 1 Jy point source at pixel (column {}, row {}) images to {at:.12} there, \
+             expected 1 (tolerance 1e-9), and brightest there",
+            source.0, source.1
+        ));
+    }
+    Ok(())
+}
+
+fn imaging_cpu_exercise(code: Code) -> Exercise {
+    let pixel: PixelFn = code.pick(imaging_cpu::image_pixel, imaging_cpu_solution::image_pixel);
+    let serial: ImageFn = code.pick(
+        imaging_cpu::image_serial,
+        imaging_cpu_solution::image_serial,
+    );
+    let rayon: ImageFn = code.pick(imaging_cpu::image_rayon, imaging_cpu_solution::image_rayon);
+    let source = code.pick(
+        (
+            "crates/examples/ch07/exercises/imaging_cpu.rs",
+            include_str!("imaging_cpu.rs"),
+        ),
+        (
+            "crates/examples/ch07/exercises/imaging_cpu_solution.rs",
+            include_str!("imaging_cpu_solution.rs"),
+        ),
+    );
+    Exercise {
+        name: "imaging_cpu",
+        cpu: Some(CpuPart {
+            sources: vec![source],
+            check: Box::new(move |seed| check_imaging_cpu(pixel, serial, rayon, seed)),
+        }),
+        gpu: None,
+    }
+}
+
+type CoarseConfigFn = fn(usize, usize) -> LaunchConfig;
+
+/// The pixels per thread of the challenge's kernels, `image_coarse_K_256`.
+const COARSE_K: [usize; 6] = [1, 2, 3, 4, 6, 8];
+
+/// `config(n_px, k)` if it is the fewest blocks of 256 threads for `k` pixels each, else why not.
+fn checked_coarse_config(
+    config: CoarseConfigFn,
+    n_px: usize,
+    k: usize,
+) -> Result<LaunchConfig, String> {
+    let got = config(n_px, k);
+    let want = (
+        ((n_px.div_ceil(k)).div_ceil(256) as u32, 1, 1),
+        (256, 1, 1),
+        0,
+    );
+    if (got.grid_dim, got.block_dim, got.shared_mem_bytes) != want {
+        return Err(format!(
+            "coarse_config({n_px}, {k}) has grid {:?}, blocks {:?} and {} bytes of dynamic \
+             shared memory, expected {:?}, {:?} and 0",
+            got.grid_dim, got.block_dim, got.shared_mem_bytes, want.0, want.1
+        ));
+    }
+    Ok(got)
+}
+
+fn check_coarse_config(config: CoarseConfigFn, seed: u64) -> Result<(), String> {
+    let fresh = 1 + Rng::new(seed).below(4_000_000) as usize;
+    for n_px in [700 * 700, 61 * 61, 1, 255, 256, 257, 768, 769, fresh] {
+        for k in COARSE_K {
+            checked_coarse_config(config, n_px, k)?;
+        }
+    }
+    Ok(())
+}
+
+/// Sides whose pixels are no whole number of blocks for any K; visibilities no whole number
+/// of tiles.
+const COARSE_SIDES: [usize; 2] = [61, 8];
+const COARSE_VIS: usize = 3000;
+
+fn check_coarse_gpu(gpu: &Gpu, config: CoarseConfigFn, seed: u64) -> Result<(), String> {
+    let s = &gpu.stream;
+    let ctx = s.context();
+    let ptx = compile(&kernel_file!("ch07-imaging.cu"), &arch_of(ctx), false)?;
+    let solution = cuda(ctx.load_module(ptx), "load the solution's kernels")?;
+    let want_kernel = &ch07_imaging::Kernels::load(&solution).image_coarse_1_256;
+    // A file without the kernels is a verdict: look for them before `load`, which would exit.
+    for k in COARSE_K {
+        gpu.function(&format!("image_coarse_{k}_256"))?;
+    }
+    let kernels = ch07_exercise_coarsening::Kernels::load(&gpu.module);
+    let obs = observe(COARSE_VIS, Some(&mut Rng::new(seed)));
+    for side in COARSE_SIDES {
+        let n_px = side * side;
+        let sky = upload(s, &obs, side, |x| x as f32);
+        let mut want = alloc_poisoned::<[f32; 2]>(s, n_px);
+        sky.launch(s, want_kernel, 1, &mut want);
+        let want = cuda(
+            s.clone_dtoh(&want),
+            "copy the solution's image from the GPU",
+        )?;
+        let peak = want.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
+        for k in COARSE_K {
+            let name = format!("image_coarse_{k}_256");
+            let kernel = kernels
+                .like_image_coarse_1_256(&name)
+                .ok_or_else(|| format!("no launcher for {name}"))?;
+            // A launch in blocks of another size would break the kernel's tiles: check first.
+            let cfg = checked_coarse_config(config, n_px, k)?;
+            let mut img = alloc_poisoned::<[f32; 2]>(s, n_px);
+            let (ls, ms, ns, us, vs, ws) = (&sky.ls, &sky.ms, &sky.ns, &sky.us, &sky.vs, &sky.ws);
+            // SAFETY: n_px is the length of ls, ms, ns and img, n_vis that of us, vs, ws and
+            // vis, and the blocks are of 256 threads (checked above). The learner's kernel
+            // must read and write pixel p only for p < n_px, visibility j only for j < n_vis
+            // and its tiles only below 256, as the exercise's kernel does.
+            let launched = unsafe {
+                kernel.launch(
+                    s, cfg, ls, ms, ns, sky.n_px, us, vs, ws, &sky.vis, sky.n_vis, sky.inv_n,
+                    &mut img,
+                )
+            };
+            cuda(launched, &format!("launch {name}"))?;
+            let got = cuda(s.clone_dtoh(&img), "copy the image from the GPU")?;
+            within(&got, &want, peak, 1e-4)
+                .map_err(|why| format!("{name} on {side} x {side} pixels: {why}"))?;
+        }
+    }
+    Ok(())
+}
+
+fn coarsening_exercise(code: Code) -> Exercise {
+    let config: CoarseConfigFn = code.pick(
+        coarsening::coarse_config,
+        coarsening_solution::coarse_config,
+    );
+    let source = code.pick(
+        (
+            "crates/examples/ch07/exercises/coarsening.rs",
+            include_str!("coarsening.rs"),
+        ),
+        (
+            "crates/examples/ch07/exercises/coarsening_solution.rs",
+            include_str!("coarsening_solution.rs"),
+        ),
+    );
+    Exercise {
+        name: "coarsening",
+        cpu: Some(CpuPart {
+            sources: vec![source],
+            check: Box::new(move |seed| check_coarse_config(config, seed)),
+        }),
+        gpu: Some(GpuPart {
+            kernel: code.pick(
+                kernel_file!("ch07-exercise-coarsening.cu"),
+                kernel_file!("ch07-imaging.cu"),
+            ),
+            sources: vec![source],
+            check: Box::new(move |gpu, seed| check_coarse_gpu(gpu, config, seed)),
+        }),
+    }
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let file = code.pick(
         kernel_file!("ch07-exercise-fma.cu"),
@@ -231,5 +509,10 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             check: Box::new(check_fma_image),
         }),
     };
-    vec![fma, rectangle_exercise(code)]
+    vec![
+        imaging_cpu_exercise(code),
+        coarsening_exercise(code),
+        fma,
+        rectangle_exercise(code),
+    ]
 }
