@@ -4,14 +4,15 @@
 //! launch configurations and thread counts. The CPU matrix product is compared with a triple
 //! loop within 1e-12 relative, the CPU DFTs with rustfft within 1e-10 and the f32 GPU DFT with
 //! rustfft in f64 within 1e-3 (relative norms). On the GPU, output buffers reach past the end
-//! of the data, poisoned, so that a thread writing past the end is seen, not a fault.
+//! of the data, poisoned, so that a thread writing past the end is seen, not a fault. The
+//! timing of "which is faster?" is only checked to be a positive, finite time.
 use std::sync::Arc;
 
 use course::compare::relative_error;
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{CudaModule, CudaSlice, CudaStream, CudaView, CudaViewMut, LaunchConfig};
 use num_complex::Complex64;
 use rustfft::FftPlanner;
 
@@ -31,6 +32,8 @@ mod multiplier;
 mod multiplier_solution;
 mod which_candidate;
 mod which_candidate_solution;
+mod which_faster;
+mod which_faster_solution;
 
 // The learner's kernel files. Each solution's file declares kernels of the same names that
 // take the same arguments, so these launchers serve both. The learner's kernels have no
@@ -176,6 +179,94 @@ fn check_bounds_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
             return Err(format!(
                 "zs[{i}] is {}, expected {want} (n = {n}, {blocks} blocks of 256 threads)",
                 zs[i]
+            ));
+        }
+    }
+    Ok(())
+}
+
+// ---- Which is faster? (cpu-vs-gpu.md) ----
+
+type AddCpuFn = fn(&[f64], &[f64], &mut [f64]);
+/// Runs and times the GPU adder on device buffers; returns milliseconds.
+type AddGpuFn = fn(
+    &Arc<CudaStream>,
+    &Arc<CudaModule>,
+    &CudaView<f64>,
+    &CudaView<f64>,
+    &mut CudaViewMut<f64>,
+) -> f64;
+
+/// `Ok` when the lengths go from 1,000 to 100,000,000, ascending, with one in every decade.
+fn check_lengths(lengths: fn() -> Vec<usize>) -> Result<(), String> {
+    let ns = lengths();
+    let (Some(&first), Some(&last)) = (ns.first(), ns.last()) else {
+        return Err("lengths() is empty".into());
+    };
+    if first != 1000 {
+        return Err(format!("lengths() starts at {first}, expected 1000"));
+    }
+    if let Some(w) = ns.windows(2).find(|w| w[0] >= w[1]) {
+        return Err(format!(
+            "lengths() has {} after {}: they must ascend",
+            w[1], w[0]
+        ));
+    }
+    if last != 100_000_000 {
+        return Err(format!("lengths() ends at {last}, expected 100000000"));
+    }
+    for decade in 3..8 {
+        let (low, high) = (10usize.pow(decade), 10usize.pow(decade + 1));
+        if !ns.iter().any(|n| (low..high).contains(n)) {
+            return Err(format!(
+                "lengths() has none from {low} to {high}: at least one per decade"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_add_cpu(add: AddCpuFn, seed: u64) -> Result<(), String> {
+    let mut rng = Rng::new(seed);
+    let fresh = 1 + rng.below(300_000) as usize;
+    for n in [1000, 1, 2, 7, 255, 257, 4097, (1 << 16) + 1, fresh] {
+        let xs = rng.vec_f64(n, -1.0, 1.0);
+        let ys = rng.vec_f64(n, -1.0, 1.0);
+        let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
+        let mut zs = vec![f64::NAN; n];
+        add(&xs, &ys, &mut zs);
+        same(&format!("add_cpu's zs (n = {n})"), &zs, &want)?;
+    }
+    Ok(())
+}
+
+fn check_add_gpu(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
+    // A file without the kernel is a verdict: look for it before `load`, which would exit.
+    gpu.function("adder")?;
+    let s = &gpu.stream;
+    let mut rng = Rng::new(seed);
+    let fresh = 1 + rng.below(3_000_000) as usize;
+    for n in [1000, 1, 257, (1 << 20) + 3, fresh] {
+        let xs = rng.vec_f64(n, -1.0, 1.0);
+        let ys = rng.vec_f64(n, -1.0, 1.0);
+        let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
+        let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
+        let ys_dev = cuda(s.clone_htod(&ys), "copy ys to the GPU")?;
+        // zs with a poisoned tail past its n elements, to see a write past the end.
+        let mut zs_dev = alloc_poisoned::<f64>(s, n + 256);
+        let ms = add(
+            s,
+            &gpu.module,
+            &xs_dev.slice(..),
+            &ys_dev.slice(..),
+            &mut zs_dev.slice_mut(..n),
+        );
+        let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
+        same(&format!("add_gpu_ms's zs (n = {n})"), &zs[..n], &want)?;
+        untouched("zs", &zs[n..], n, f64_bits, "add_gpu_ms")?;
+        if !(ms > 0.0 && ms.is_finite()) {
+            return Err(format!(
+                "add_gpu_ms returned {ms} ms for n = {n}, expected a positive, finite time"
             ));
         }
     }
@@ -704,6 +795,11 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         },
     );
     let candidate_source = source!(code, "which_candidate.rs", "which_candidate_solution.rs");
+    let lengths: fn() -> Vec<usize> =
+        code.pick(which_faster::lengths, which_faster_solution::lengths);
+    let add_cpu: AddCpuFn = code.pick(which_faster::add_cpu, which_faster_solution::add_cpu);
+    let add_gpu: AddGpuFn = code.pick(which_faster::add_gpu_ms, which_faster_solution::add_gpu_ms);
+    let faster_source = source!(code, "which_faster.rs", "which_faster_solution.rs");
     let grid_2d: Grid2Fn = code.pick(matmul_2d::grid_2d, matmul_2d_solution::grid_2d);
     let grid_2d_source = source!(code, "matmul_2d.rs", "matmul_2d_solution.rs");
     let grid_1d: Grid2Fn = code.pick(matmul_1d::grid_1d, matmul_1d_solution::grid_1d);
@@ -726,6 +822,21 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 ),
                 sources: vec![],
                 check: Box::new(check_bounds_gpu),
+            }),
+        },
+        Exercise {
+            name: "which_faster",
+            cpu: Some(CpuPart {
+                sources: vec![faster_source],
+                check: Box::new(move |seed| {
+                    check_lengths(lengths)?;
+                    check_add_cpu(add_cpu, seed)
+                }),
+            }),
+            gpu: Some(GpuPart {
+                kernel: kernel_file!("ch04-adder.cu"),
+                sources: vec![faster_source],
+                check: Box::new(move |gpu, seed| check_add_gpu(gpu, add_gpu, seed)),
             }),
         },
         Exercise {
