@@ -19,8 +19,9 @@ pub struct Case {
     pub expected: String,
     pub gpu: bool,
     /// A CPU program recorded on the GPU machine's host (`*.h200-host.txt`, 16 cores) by the
-    /// GPU check, to show what it does on a workstation; elsewhere it is compared like any CPU
-    /// case, and `BLESS=1` leaves it alone.
+    /// GPU check, to show what it does on a workstation. `cargo test` compares it with the
+    /// recording of the same command beside it (`NAME.txt`), or with a run where there is
+    /// none; `BLESS=1` leaves it alone.
     pub host: bool,
 }
 

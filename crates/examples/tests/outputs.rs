@@ -60,6 +60,20 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             );
             return Ok(Completion::ignored_with(Missing::Recording.skip(&why)?));
         }
+        // A host recording beside a CPU case of the same command is compared with that case's
+        // recording, which the CPU case's own trial compares with a fresh run: running the
+        // program a second time here would check nothing more.
+        if let Some(sibling) = host_sibling(&case, root_for_siblings()) {
+            let compared = compare(&case.expected, &sibling.expected).map_err(|why| {
+                format!(
+                    "{} against {} (the same command, recorded on this kind of machine): {why}",
+                    case.name, sibling.name
+                )
+            })?;
+            MASKED.fetch_add(compared.masked, Ordering::Relaxed);
+            print!("{} masked, against {}: ", compared.masked, sibling.name);
+            return Ok(Completion::Completed);
+        }
         let run = case.run(&bin_dir(), &[])?;
         if run.skipped_for_no_gpu() {
             if !case.gpu {
@@ -158,7 +172,10 @@ fn unknown_gpu_trial(path: PathBuf, root: &Path) -> Option<Trial> {
 
 /// The same program on a fresh seed: the book's verdicts must hold on any input.
 fn fresh_seed_trial(path: PathBuf, root: &Path) -> Option<Trial> {
-    let case = Case::read(&path, root).ok().filter(|c| !c.gpu)?;
+    // A host case's fresh seed is its CPU sibling's (the same command), when it has one.
+    let case = Case::read(&path, root)
+        .ok()
+        .filter(|c| !c.gpu && host_sibling(c, root).is_none())?;
     Some(Trial::test(
         format!("fresh-seed::{}", case.name),
         move || {
@@ -167,6 +184,22 @@ fn fresh_seed_trial(path: PathBuf, root: &Path) -> Option<Trial> {
             Ok(())
         },
     ))
+}
+
+/// The examples crate, where the cases are.
+fn root_for_siblings() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// For a host case (`NAME.h200-host.txt`), the CPU case `NAME.txt` with the same command.
+fn host_sibling(case: &Case, root: &Path) -> Option<Case> {
+    if !case.host {
+        return None;
+    }
+    let file = case.path.file_name()?.to_string_lossy().into_owned();
+    let stem = file.strip_suffix(checker::cases::HOST_SUFFIX)?;
+    let sibling = Case::read(&case.path.with_file_name(format!("{stem}.txt")), root).ok()?;
+    (sibling.command_line() == case.command_line()).then_some(sibling)
 }
 
 /// `--help` prints a usage and exits 0; an unknown option gets one sentence and status 2.
