@@ -8,6 +8,7 @@ pub mod cli;
 pub mod compare;
 pub mod exit;
 pub mod floor;
+pub mod gemm;
 pub mod gpu;
 pub mod imaging;
 pub mod kernel;

@@ -1,5 +1,7 @@
 //! Every kernel in `kernels/` compiles with NVRTC for sm_75 (Turing) and sm_90 (Hopper), and its
-//! PTX shows what the book says about it. No GPU is needed, only NVRTC's library.
+//! PTX shows what the book says about it. No GPU is needed, only NVRTC's library. A file that
+//! needs a newer GPU says so in a line `// requires: sm_80`: it is compiled for that
+//! architecture and for every one of the two above it, instead of for sm_75.
 //!
 //! The claims are written in each kernel file, one per line, each about one kernel:
 //!
@@ -181,6 +183,24 @@ fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
+/// The architectures a file is compiled for: `ARCHS`, or from its `// requires: sm_XY` on.
+fn archs_for(source: &str) -> Vec<&'static str> {
+    let required = source.lines().find_map(|l| {
+        let number = l.trim().strip_prefix("// requires: sm_")?;
+        number.trim().parse::<u32>().ok()
+    });
+    let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
+    match required {
+        None => ARCHS.to_vec(),
+        Some(min) => {
+            let own: &'static str = format!("sm_{min}").leak();
+            let mut archs = vec![own];
+            archs.extend(ARCHS.iter().filter(|a| number(a) > min));
+            archs
+        }
+    }
+}
+
 /// The launchers of one file against its PTX: the same entry points, each with the same kinds
 /// of parameters in the same order.
 fn check_launchers(
@@ -284,7 +304,7 @@ fn main() {
             .expect("readable kernel")
             .leak();
         let name: &'static str = file.leak();
-        for arch in ARCHS {
+        for arch in archs_for(source) {
             trials.push(Trial::ignorable_test(
                 format!("kernel::{name}::{arch}"),
                 move || check_file(KernelFile { name, source }, arch),
