@@ -6,7 +6,7 @@
 // check: every kernel lacks mma
 // check: every kernel has cp.async.ca.shared.global
 // check: every kernel has cp.async.wait_group
-// check: sgemm_async_128x128x8_64x32_3 has ld.shared.v4.f32
+// check: sgemm_async_128x128x8_64x32_3_1 has ld.shared.v4.f32
 // launch sgemm_async_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch sgemm_async_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
 // launch sgemm_async_128x128x*: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
@@ -139,19 +139,18 @@ __device__ __forceinline__ void sgemm_async(
 // ANCHOR_END: async
 
 // ANCHOR: shapes
-#define ASYNC(BM, BN, BK, WM, WN, STAGES, THREADS)                                                 \
-    extern "C" __global__ void __launch_bounds__(THREADS)                                          \
-        sgemm_async_##BM##x##BN##x##BK##_##WM##x##WN##_##STAGES(                                   \
+#define ASYNC(BM, BN, BK, WM, WN, STAGES, THREADS, BLOCKS)                                         \
+    extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)                                  \
+        sgemm_async_##BM##x##BN##x##BK##_##WM##x##WN##_##STAGES##_##BLOCKS(                        \
             const float *a, const float *b, float *c, int m, int n, int k)                         \
     {                                                                                              \
         sgemm_async<BM, BN, BK, WM, WN, STAGES, THREADS>(a, b, c, m, n, k);                        \
     }
-ASYNC(128, 128, 8, 64, 32, 2, 256)
-ASYNC(128, 128, 8, 64, 32, 3, 256)
-ASYNC(128, 128, 8, 64, 32, 4, 256)
-ASYNC(128, 128, 8, 32, 64, 3, 256)
-ASYNC(128, 128, 16, 64, 32, 2, 256)
-ASYNC(128, 128, 16, 32, 64, 2, 256)
-ASYNC(128, 256, 8, 64, 32, 2, 512)
-ASYNC(128, 256, 8, 64, 32, 3, 512)
+ASYNC(128, 128, 8, 64, 32, 2, 256, 1)
+ASYNC(128, 128, 8, 64, 32, 3, 256, 1)
+ASYNC(128, 128, 8, 64, 32, 3, 256, 2)
+ASYNC(128, 128, 8, 64, 32, 4, 256, 1)
+ASYNC(128, 128, 16, 64, 32, 2, 256, 1)
+ASYNC(128, 128, 16, 64, 32, 2, 256, 2)
+ASYNC(128, 256, 8, 64, 32, 3, 512, 1)
 // ANCHOR_END: shapes

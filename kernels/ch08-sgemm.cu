@@ -9,8 +9,8 @@
 // check: sgemm_vectorised has ld.shared.v4.f32
 // check: sgemm_conflict_free has ld.shared.v4.f32
 // check: sgemm_double_buffered has ld.shared.v4.f32
-// check: sgemm_warp_tiles_128x128x8_64x32 has ld.shared.v4.f32
-// check: sgemm_warp_tiles_128x128x8_64x32 has st.global.v4.f32
+// check: sgemm_warp_tiles_128x128x8_64x32_1 has ld.shared.v4.f32
+// check: sgemm_warp_tiles_128x128x8_64x32_1 has st.global.v4.f32
 // launch sgemm_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch sgemm_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
 // launch sgemm_rows_across_warp: threads.x >= m; threads.y >= n
@@ -415,22 +415,26 @@ __device__ __forceinline__ void sgemm_warp_tiles(
 // ANCHOR_END: warp_tiles
 
 // ANCHOR: shapes
-// The tile shapes the sweep times: each instance is named after its BM×BN×BK and WM×WN.
-#define WARP_TILES(BM, BN, BK, WM, WN, THREADS)                                                    \
-    extern "C" __global__ void __launch_bounds__(THREADS)                                          \
-        sgemm_warp_tiles_##BM##x##BN##x##BK##_##WM##x##WN(                                         \
+// The tile shapes the sweep times: each instance is named after its BM×BN×BK, its WM×WN and
+// the blocks per SM it asks the compiler to leave room for (by using fewer registers).
+#define WARP_TILES(BM, BN, BK, WM, WN, THREADS, BLOCKS)                                            \
+    extern "C" __global__ void __launch_bounds__(THREADS, BLOCKS)                                  \
+        sgemm_warp_tiles_##BM##x##BN##x##BK##_##WM##x##WN##_##BLOCKS(                              \
             const float *a, const float *b, float *c, int m, int n, int k)                         \
     {                                                                                              \
         sgemm_warp_tiles<BM, BN, BK, WM, WN, THREADS>(a, b, c, m, n, k);                           \
     }
-WARP_TILES(128, 128, 8, 64, 32, 256)
-WARP_TILES(128, 128, 8, 32, 64, 256)
-WARP_TILES(128, 128, 16, 64, 32, 256)
-WARP_TILES(128, 128, 16, 32, 64, 256)
-WARP_TILES(128, 64, 8, 64, 32, 128)
-WARP_TILES(64, 128, 8, 32, 64, 128)
-WARP_TILES(128, 64, 16, 64, 32, 128)
-WARP_TILES(64, 128, 16, 32, 64, 128)
+WARP_TILES(128, 128, 8, 64, 32, 256, 1)
+WARP_TILES(128, 128, 8, 32, 64, 256, 1)
+WARP_TILES(128, 128, 16, 64, 32, 256, 1)
+WARP_TILES(128, 128, 16, 64, 32, 256, 2)
+WARP_TILES(128, 128, 16, 32, 64, 256, 2)
+WARP_TILES(128, 64, 8, 64, 32, 128, 1)
+WARP_TILES(64, 128, 8, 32, 64, 128, 1)
+WARP_TILES(64, 128, 8, 32, 64, 128, 4)
+WARP_TILES(128, 64, 16, 64, 32, 128, 1)
+WARP_TILES(64, 128, 16, 32, 64, 128, 1)
+WARP_TILES(64, 128, 16, 32, 64, 128, 4)
 // ANCHOR_END: shapes
 // launch sgemm_warp_tiles_128x128x*: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
 // launch sgemm_warp_tiles_128x64x*: block = block.x = 128; grid.x * 64 >= n; grid.y * 128 >= m

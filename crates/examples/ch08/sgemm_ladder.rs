@@ -173,7 +173,7 @@ fn main() {
     );
     rung!(
         "warp tiles",
-        &new.sgemm_warp_tiles_128x128x8_64x32,
+        &new.sgemm_warp_tiles_128x128x8_64x32_1,
         128,
         128,
         (256, 1)
@@ -181,7 +181,7 @@ fn main() {
     if let Some(copies) = &copies {
         rung!(
             "cp.async, 3 stages",
-            &copies.sgemm_async_128x128x8_64x32_3,
+            &copies.sgemm_async_128x128x8_64x32_3_1,
             128,
             128,
             (256, 1)

@@ -68,23 +68,25 @@ fn main() {
             candidates.push((stringify!($name), launch));
         }};
     }
-    candidate!(k, sgemm_warp_tiles_128x128x8_64x32, 128, 128, 256);
-    candidate!(k, sgemm_warp_tiles_128x128x8_32x64, 128, 128, 256);
-    candidate!(k, sgemm_warp_tiles_128x128x16_64x32, 128, 128, 256);
-    candidate!(k, sgemm_warp_tiles_128x128x16_32x64, 128, 128, 256);
-    candidate!(k, sgemm_warp_tiles_128x64x8_64x32, 128, 64, 128);
-    candidate!(k, sgemm_warp_tiles_64x128x8_32x64, 64, 128, 128);
-    candidate!(k, sgemm_warp_tiles_128x64x16_64x32, 128, 64, 128);
-    candidate!(k, sgemm_warp_tiles_64x128x16_32x64, 64, 128, 128);
+    candidate!(k, sgemm_warp_tiles_128x128x8_64x32_1, 128, 128, 256);
+    candidate!(k, sgemm_warp_tiles_128x128x8_32x64_1, 128, 128, 256);
+    candidate!(k, sgemm_warp_tiles_128x128x16_64x32_1, 128, 128, 256);
+    candidate!(k, sgemm_warp_tiles_128x128x16_64x32_2, 128, 128, 256);
+    candidate!(k, sgemm_warp_tiles_128x128x16_32x64_2, 128, 128, 256);
+    candidate!(k, sgemm_warp_tiles_128x64x8_64x32_1, 128, 64, 128);
+    candidate!(k, sgemm_warp_tiles_64x128x8_32x64_1, 64, 128, 128);
+    candidate!(k, sgemm_warp_tiles_64x128x8_32x64_4, 64, 128, 128);
+    candidate!(k, sgemm_warp_tiles_128x64x16_64x32_1, 128, 64, 128);
+    candidate!(k, sgemm_warp_tiles_64x128x16_32x64_1, 64, 128, 128);
+    candidate!(k, sgemm_warp_tiles_64x128x16_32x64_4, 64, 128, 128);
     if let Some(c) = &copies {
-        candidate!(c, sgemm_async_128x128x8_64x32_2, 128, 128, 256);
-        candidate!(c, sgemm_async_128x128x8_64x32_3, 128, 128, 256);
-        candidate!(c, sgemm_async_128x128x8_64x32_4, 128, 128, 256);
-        candidate!(c, sgemm_async_128x128x8_32x64_3, 128, 128, 256);
-        candidate!(c, sgemm_async_128x128x16_64x32_2, 128, 128, 256);
-        candidate!(c, sgemm_async_128x128x16_32x64_2, 128, 128, 256);
-        candidate!(c, sgemm_async_128x256x8_64x32_2, 128, 256, 512);
-        candidate!(c, sgemm_async_128x256x8_64x32_3, 128, 256, 512);
+        candidate!(c, sgemm_async_128x128x8_64x32_2_1, 128, 128, 256);
+        candidate!(c, sgemm_async_128x128x8_64x32_3_1, 128, 128, 256);
+        candidate!(c, sgemm_async_128x128x8_64x32_3_2, 128, 128, 256);
+        candidate!(c, sgemm_async_128x128x8_64x32_4_1, 128, 128, 256);
+        candidate!(c, sgemm_async_128x128x16_64x32_2_1, 128, 128, 256);
+        candidate!(c, sgemm_async_128x128x16_64x32_2_2, 128, 128, 256);
+        candidate!(c, sgemm_async_128x256x8_64x32_3_1, 128, 256, 512);
     }
     // ANCHOR_END: candidates
 

@@ -16,6 +16,8 @@ mod ch05;
 mod ch06;
 #[path = "../ch07/exercises/mod.rs"]
 mod ch07;
+#[path = "../ch08/exercises/mod.rs"]
+mod ch08;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -26,7 +28,7 @@ use cudarc::driver::CudaContext;
 use exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Verdict, judge};
 
 /// Each chapter with exercises, and the function that lists them.
-const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 7] = [
+const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 8] = [
     ("ch01", ch01::exercises),
     ("ch02", ch02::exercises),
     ("ch03", ch03::exercises),
@@ -34,6 +36,7 @@ const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 7] = [
     ("ch05", ch05::exercises),
     ("ch06", ch06::exercises),
     ("ch07", ch07::exercises),
+    ("ch08", ch08::exercises),
 ];
 
 const USAGE: &str = "\

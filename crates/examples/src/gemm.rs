@@ -32,6 +32,7 @@ impl Shape {
     }
 }
 
+// ANCHOR: gamma
 /// The unit roundoff of f32 (round to nearest): 2⁻²⁴.
 pub const F32_UNIT_ROUNDOFF: f64 = 1.0 / 16_777_216.0;
 
@@ -42,6 +43,7 @@ pub fn gamma(k: usize) -> f64 {
     let ku = k as f64 * F32_UNIT_ROUNDOFF;
     ku / (1.0 - ku)
 }
+// ANCHOR_END: gamma
 
 /// Entries of C drawn at random, each with its value computed in f64 and its rounding bound.
 pub struct Samples {
