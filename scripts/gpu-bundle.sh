@@ -19,6 +19,12 @@ cp target/release/gpu-check gpu-bundle/
 # The learners' judge, to run the exercises' GPU parts: gpu-bundle/judge --solutions
 cargo build -q --release -p course --bin judge && cp target/release/judge gpu-bundle/
 for b in $bins; do cp "target/release/$b" gpu-bundle/bin/; done
+# CUB's times beside chapter 8's scan, compaction and sort (scripts/build-cub-reference.sh).
+if [ -x target/cub_reference ]; then
+    cp target/cub_reference gpu-bundle/bin/
+else
+    echo "gpu-bundle: no target/cub_reference (scripts/build-cub-reference.sh): CUB's lines will say so" >&2
+fi
 for c in $cases; do
     rel=${c#crates/examples/}
     mkdir -p "gpu-bundle/cases/$(dirname "$rel")"

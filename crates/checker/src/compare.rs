@@ -275,27 +275,31 @@ pub struct Compared {
     pub not_known: usize,
 }
 
-pub use protocol::NO_FLOOR;
+pub use protocol::{NO_FLOOR, NO_REFERENCE};
 
 /// `Some` (one line not known) when the run's line `a` differs from the book's `e` only because
 /// the run's GPU has no floor known: either `a` says [`NO_FLOOR`] after the same text, up to the
 /// first `:`, as `e` (compared as `e`'s numbers are: all masked on a marked line), where `e` is
 /// marked or that text names a floor; or both lines are marked and `a` has `-` wherever it
-/// differs, in place of a number of `e`'s.
+/// differs, in place of a number of `e`'s. Likewise when the run had no CUB to compare with:
+/// `a` says [`NO_REFERENCE`] after the same text as `e`, and that text names CUB.
 pub fn not_known(e: &str, a: &str) -> Option<Compared> {
     let one = Compared {
         not_known: 1,
         ..Compared::default()
     };
-    if a.contains(NO_FLOOR) {
+    if a.contains(NO_FLOOR) || a.contains(NO_REFERENCE) {
         let (e_label, _) = e.split_once(':')?;
         let (a_label, _) = a.split_once(':')?;
         let masked = |label: &str| match is_marked(e) {
             true => mask_line(&format!("{label} {THIS_MACHINE}")),
             false => mask_line(label),
         };
-        let about_a_floor = is_marked(e) || e_label.contains("floor");
-        return (about_a_floor && masked(e_label) == masked(a_label)).then_some(one);
+        let about_it = match a.contains(NO_FLOOR) {
+            true => is_marked(e) || e_label.contains("floor"),
+            false => e_label.contains("CUB"),
+        };
+        return (about_it && masked(e_label) == masked(a_label)).then_some(one);
     }
     if !(is_marked(e) && is_marked(a)) {
         return None;
@@ -532,6 +536,21 @@ mod tests {
         assert!(compare("sum = 10\n", "sum = 11\n").is_err());
         assert!(compare("a\nb\n", "a\n").is_err());
         assert!(compare("took 1.0 ms\n", "took 2.5 ms\n").is_ok());
+    }
+
+    #[test]
+    fn a_run_without_the_cub_reference_is_not_known_and_counted() {
+        let book = "  CUB's scan: 0.185 ms, ours at 0.950 of its speed (this machine)\n\
+            \x20 CUB's result equal to ours (checksums): yes\n";
+        let absent = "  CUB's scan: no CUB reference beside this program\n\
+            \x20 CUB's result equal to ours (checksums): no CUB reference beside this program\n";
+        assert_eq!(compare(book, absent).unwrap().not_known, 2);
+        // Only a line about CUB may say so: a result about anything else is compared as ever.
+        let result = "equal to the CPU's scan: 0 of 64 elements differ: yes\n";
+        let excuse = "equal to the CPU's scan: no CUB reference beside this program\n";
+        assert!(compare(result, excuse).is_err());
+        // Where the reference ran, its verdict is compared as ever.
+        assert!(compare(book, &book.replace("(checksums): yes", "(checksums): NO")).is_err());
     }
 
     #[test]

@@ -6,6 +6,7 @@
 
 pub mod cli;
 pub mod compare;
+pub mod cub;
 pub mod exit;
 pub mod floor;
 pub mod gemm;

@@ -1,7 +1,7 @@
 //! Every kernel in `kernels/` compiles with NVRTC for sm_75 (Turing) and sm_90 (Hopper), and its
 //! PTX shows what the book says about it. No GPU is needed, only NVRTC's library. A file that
 //! needs a newer GPU says so in a line `// requires: sm_80`: it is compiled for that
-//! architecture and for every one of the two above it, instead of for sm_75.
+//! architecture and for those of the two above it, instead of for sm_75.
 //!
 //! The claims are written in each kernel file, one per line, each about one kernel:
 //!
@@ -183,22 +183,23 @@ fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
-/// The architectures a file is compiled for: `ARCHS`, or from its `// requires: sm_XY` on.
+/// The architectures a file is compiled for: those of `ARCHS` at or above its
+/// `// requires: sm_XY`, and that architecture itself where it lies above the oldest of them
+/// (NVRTC 13 compiles nothing older than sm_75).
 fn archs_for(source: &str) -> Vec<&'static str> {
+    let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
     let required = source.lines().find_map(|l| {
         let number = l.trim().strip_prefix("// requires: sm_")?;
         number.trim().parse::<u32>().ok()
     });
-    let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
-    match required {
-        None => ARCHS.to_vec(),
-        Some(min) => {
-            let own: &'static str = format!("sm_{min}").leak();
-            let mut archs = vec![own];
-            archs.extend(ARCHS.iter().filter(|a| number(a) > min));
-            archs
-        }
+    let Some(min) = required else {
+        return ARCHS.to_vec();
+    };
+    let mut archs: Vec<&'static str> = ARCHS.iter().copied().filter(|a| number(a) >= min).collect();
+    if min > number(ARCHS[0]) && !archs.iter().any(|a| number(a) == min) {
+        archs.insert(0, format!("sm_{min}").leak());
     }
+    archs
 }
 
 /// The launchers of one file against its PTX: the same entry points, each with the same kinds

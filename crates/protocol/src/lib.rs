@@ -40,6 +40,10 @@ pub const COMPUTE_CAPABILITY_VAR: &str = "COURSE_COMPUTE_CAPABILITY";
 /// not list; the checker accepts such a line as not known (`checker::compare::not_known`).
 pub const NO_FLOOR: &str = "no floor known for this GPU";
 
+/// What a line about CUB says, after its label and `: `, where the program found no
+/// `cub_reference` beside it (`course::cub`); the checker accepts such a line as not known too.
+pub const NO_REFERENCE: &str = "no CUB reference beside this program";
+
 /// The first line of an expected-output file starts with this, then `NAME [-- ARGS]`; settings
 /// of the environment, `NAME=VALUE` words, may come between the `$ ` and `cargo`.
 pub const COMMAND_PREFIX: &str = "$ cargo run --release --bin ";

@@ -1,0 +1,241 @@
+// A single-pass inclusive scan of unsigned 32-bit integers (wrapping modulo 2^32, as Rust's
+// wrapping_add does) with decoupled look-back, and an order-preserving compaction built on the
+// same look-back. Each block scans one tile of TILE elements, publishes its total, and finds
+// the sum of everything before it by reading its predecessors' published totals.
+// requires: sm_70
+// check: every kernel lacks .f64
+// check: scan_lookback has ld.volatile.global.u64
+// check: scan_lookback has st.volatile.global.u64
+// check: scan_lookback has atom.global.add.u32
+// check: scan_lookback has ld.global.v4.u32
+// check: scan_lookback has st.global.v4.u32
+// check: select_lookback has ld.volatile.global.u64
+// launch scan_*: n = len(in) = len(out); threads * ITEMS >= n; block = block.x = THREADS
+// launch scan_*: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
+// launch select_lookback: n = len(in) = len(out); threads * ITEMS >= n
+// launch select_lookback: block = block.x = THREADS; len(status) >= grid
+// launch select_lookback: len(next_tile) >= 1; len(stalled) >= 1; len(count) >= 1
+
+#define THREADS 256
+#define ITEMS 16
+#define TILE (THREADS * ITEMS)
+#define FULL_MASK 0xffffffffu
+
+// ANCHOR: status
+// A tile's status is one 64-bit word: its published value in the high 32 bits, and what that
+// value is in the low 2. Value and state change together in one store, so a reader that sees
+// the state also sees its value: no fence is needed between them.
+#define EMPTY 0ull     // nothing published yet
+#define AGGREGATE 1ull // the sum of this tile's own elements
+#define PREFIX 2ull    // the sum of every element up to the end of this tile
+#define SPIN_LIMIT (1 << 18) // polls of one status word before a tile gives up
+
+// `volatile`: every poll is a new load from memory. Without it the compiler may load the word
+// once and spin on a copy in a register that never changes.
+__device__ __forceinline__ unsigned long long read_status(const unsigned long long *at)
+{
+    return *reinterpret_cast<const volatile unsigned long long *>(at);
+}
+__device__ __forceinline__ void publish(unsigned long long *at, unsigned value,
+                                        unsigned long long state)
+{
+    *reinterpret_cast<volatile unsigned long long *>(at) =
+        (static_cast<unsigned long long>(value) << 32) | state;
+}
+// ANCHOR_END: status
+
+__device__ __forceinline__ unsigned warp_inclusive_scan(unsigned v)
+{
+    int lane = threadIdx.x & 31;
+    for (int delta = 1; delta <= 16; delta <<= 1) {
+        unsigned up = __shfl_up_sync(FULL_MASK, v, delta);
+        if (lane >= delta) {
+            v += up;
+        }
+    }
+    return v;
+}
+
+__device__ __forceinline__ unsigned warp_sum(unsigned v)
+{
+    for (int delta = 16; delta >= 1; delta >>= 1) {
+        v += __shfl_xor_sync(FULL_MASK, v, delta);
+    }
+    return v;
+}
+
+// The exclusive scan of one value per thread over the block, and the block's total.
+__device__ __forceinline__ unsigned block_exclusive_scan(unsigned v, unsigned *total)
+{
+    __shared__ unsigned warp_totals[THREADS / 32];
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    unsigned inclusive = warp_inclusive_scan(v);
+    if (lane == 31) {
+        warp_totals[warp] = inclusive;
+    }
+    __syncthreads();
+    if (warp == 0) {
+        unsigned t = lane < THREADS / 32 ? warp_totals[lane] : 0;
+        t = warp_inclusive_scan(t);
+        if (lane < THREADS / 32) {
+            warp_totals[lane] = t;
+        }
+    }
+    __syncthreads();
+    *total = warp_totals[THREADS / 32 - 1];
+    return inclusive - v + (warp > 0 ? warp_totals[warp - 1] : 0);
+}
+
+// ANCHOR: look_back
+// Called by the 32 threads of warp 0. Publishes this tile's aggregate, then reads the status
+// of the 32 tiles before it, one per lane, waiting while any is still EMPTY. If one of them
+// has its PREFIX, the sum of it and the aggregates after it is this tile's exclusive prefix.
+// Otherwise the 32 aggregates are added up and the window moves 32 tiles further back.
+// Publishes this tile's own PREFIX and returns the exclusive one.
+__device__ unsigned look_back(unsigned long long *status, int tile, unsigned aggregate,
+                              int *stalled)
+{
+    int lane = threadIdx.x & 31;
+    if (lane == 0) {
+        publish(&status[tile], aggregate, tile == 0 ? PREFIX : AGGREGATE);
+    }
+    unsigned prefix = 0;
+    for (int end = tile; end > 0; end -= 32) {
+        int before = end - 32 + lane; // lane 31 reads the nearest tile
+        unsigned long long s = before >= 0 ? read_status(&status[before]) : PREFIX;
+        for (int polls = 1; (s & 3) == EMPTY; ++polls) {
+            if (polls == SPIN_LIMIT) { // never published: say so, and stop waiting
+                atomicExch(stalled, 1);
+                s = PREFIX;
+                break;
+            }
+            s = read_status(&status[before]);
+        }
+        unsigned prefixes = __ballot_sync(FULL_MASK, (s & 3) == PREFIX);
+        int nearest = prefixes ? 31 - __clz(prefixes) : 0; // the last lane holding a PREFIX
+        prefix += warp_sum(lane >= nearest ? static_cast<unsigned>(s >> 32) : 0);
+        if (prefixes) {
+            break;
+        }
+    }
+    if (lane == 0 && tile > 0) {
+        publish(&status[tile], prefix + aggregate, PREFIX);
+    }
+    return prefix;
+}
+// ANCHOR_END: look_back
+
+// Sixteen neighbours from `first`: four 16-byte loads when all are inside, else checked.
+__device__ __forceinline__ void load_items(const unsigned *in, long long first, int n,
+                                           unsigned v[ITEMS])
+{
+    if (first + ITEMS <= n) {
+        const uint4 *in4 = reinterpret_cast<const uint4 *>(in + first);
+        for (int q = 0; q < ITEMS / 4; ++q) {
+            uint4 w = in4[q];
+            v[4 * q] = w.x, v[4 * q + 1] = w.y, v[4 * q + 2] = w.z, v[4 * q + 3] = w.w;
+        }
+    } else {
+        for (int i = 0; i < ITEMS; ++i) {
+            v[i] = first + i < n ? in[first + i] : 0;
+        }
+    }
+}
+
+// ANCHOR: scan
+// Tiles are numbered in the order their blocks start (a counter, not blockIdx.x), so every
+// tile a block waits for belongs to a block that started earlier and is running or done.
+#define SCAN_KERNEL(NAME, TILE_NUMBER)                                                             \
+    extern "C" __global__ void __launch_bounds__(THREADS)                                          \
+        NAME(const unsigned *in, unsigned *out, int n, unsigned long long *status,                 \
+             unsigned *next_tile, int *stalled)                                                    \
+    {                                                                                              \
+        __shared__ int tile_shared;                                                                \
+        __shared__ unsigned prefix_shared;                                                         \
+        if (threadIdx.x == 0) {                                                                    \
+            tile_shared = TILE_NUMBER;                                                             \
+        }                                                                                          \
+        __syncthreads();                                                                           \
+        int tile = tile_shared;                                                                    \
+        long long first = static_cast<long long>(tile) * TILE + threadIdx.x * ITEMS;               \
+        unsigned v[ITEMS];                                                                         \
+        load_items(in, first, n, v);                                                               \
+        for (int i = 1; i < ITEMS; ++i) {                                                          \
+            v[i] += v[i - 1];                                                                      \
+        }                                                                                          \
+        unsigned aggregate;                                                                        \
+        unsigned before = block_exclusive_scan(v[ITEMS - 1], &aggregate);                          \
+        if (threadIdx.x < 32) {                                                                    \
+            unsigned prefix = look_back(status, tile, aggregate, stalled);                         \
+            if (threadIdx.x == 0) {                                                                \
+                prefix_shared = prefix;                                                            \
+            }                                                                                      \
+        }                                                                                          \
+        __syncthreads();                                                                           \
+        unsigned add = prefix_shared + before;                                                     \
+        if (first + ITEMS <= n) {                                                                  \
+            uint4 *out4 = reinterpret_cast<uint4 *>(out + first);                                  \
+            for (int q = 0; q < ITEMS / 4; ++q) {                                                  \
+                out4[q] = make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add,       \
+                                     v[4 * q + 3] + add);                                          \
+            }                                                                                      \
+        } else {                                                                                   \
+            for (int i = 0; i < ITEMS && first + i < n; ++i) {                                     \
+                out[first + i] = v[i] + add;                                                       \
+            }                                                                                      \
+        }                                                                                          \
+    }
+SCAN_KERNEL(scan_lookback, atomicAdd(next_tile, 1))
+// ANCHOR_END: scan
+
+// ANCHOR: wrong_order
+// The same kernel with tiles numbered from blockIdx.x, backwards. Blocks that start first take
+// the last tiles and wait for tiles whose blocks cannot start until a running block finishes.
+SCAN_KERNEL(scan_lookback_backwards, static_cast<int>(gridDim.x - 1 - blockIdx.x))
+// ANCHOR_END: wrong_order
+
+// ANCHOR: select
+// Keeps the elements below `threshold`, in their order. The block first packs its kept elements
+// in order into shared memory; the look-back sums the counts of kept elements, so each tile
+// learns where its first kept element goes; then the block copies them out side by side.
+extern "C" __global__ void __launch_bounds__(THREADS) select_lookback(
+    const float *in, float *out, int n, float threshold, unsigned long long *status,
+    unsigned *next_tile, int *stalled, unsigned *count)
+{
+    __shared__ int tile_shared;
+    __shared__ unsigned prefix_shared;
+    __shared__ float kept_in_order[TILE];
+    if (threadIdx.x == 0) {
+        tile_shared = atomicAdd(next_tile, 1);
+    }
+    __syncthreads();
+    int tile = tile_shared;
+    long long first = static_cast<long long>(tile) * TILE + threadIdx.x * ITEMS;
+    float x[ITEMS];
+    load_items(reinterpret_cast<const unsigned *>(in), first, n, reinterpret_cast<unsigned *>(x));
+    unsigned kept = 0;
+    for (int i = 0; i < ITEMS; ++i) {
+        kept += first + i < n && x[i] < threshold;
+    }
+    unsigned aggregate;
+    unsigned at = block_exclusive_scan(kept, &aggregate); // this thread's first place in the tile
+    for (int i = 0; i < ITEMS; ++i) {
+        if (first + i < n && x[i] < threshold) {
+            kept_in_order[at++] = x[i];
+        }
+    }
+    if (threadIdx.x < 32) {
+        unsigned prefix = look_back(status, tile, aggregate, stalled);
+        if (threadIdx.x == 0) {
+            prefix_shared = prefix;
+            if (static_cast<long long>(tile + 1) * TILE >= n) { // the last tile knows the total
+                *count = prefix + aggregate;
+            }
+        }
+    }
+    __syncthreads();
+    for (unsigned j = threadIdx.x; j < aggregate; j += THREADS) {
+        out[prefix_shared + j] = kept_in_order[j];
+    }
+}
+// ANCHOR_END: select
