@@ -64,27 +64,46 @@ __device__ __forceinline__ unsigned warp_sum(unsigned v)
     return v;
 }
 
-// The exclusive scan of one value per thread over the block, and the block's total.
-__device__ __forceinline__ unsigned block_exclusive_scan(unsigned v, unsigned *total)
+// ANCHOR: tile_scan
+// A tile is held warp-striped: warp w owns the 512 elements from w * 512, in four chunks of 128,
+// and lane l holds elements 4l to 4l + 3 of each chunk, so that each of the warp's 16-byte loads
+// and stores covers 512 neighbouring bytes. Replaces each value by the inclusive scan of the
+// tile up to it, and returns the tile's total.
+__device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
 {
-    __shared__ unsigned warp_totals[THREADS / 32];
+    __shared__ unsigned warp_totals[THREADS / 32 + 1];
     int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
-    unsigned inclusive = warp_inclusive_scan(v);
-    if (lane == 31) {
-        warp_totals[warp] = inclusive;
+    unsigned carry = 0; // the warp's sum of the chunks before this one
+    for (int q = 0; q < ITEMS / 4; ++q) {
+        unsigned *four = &v[4 * q];
+        four[1] += four[0], four[2] += four[1], four[3] += four[2];
+        unsigned inclusive = warp_inclusive_scan(four[3]);
+        unsigned add = carry + inclusive - four[3];
+        four[0] += add, four[1] += add, four[2] += add, four[3] += add;
+        carry += __shfl_sync(FULL_MASK, inclusive, 31);
+    }
+    if (lane == 0) {
+        warp_totals[warp] = carry;
     }
     __syncthreads();
-    if (warp == 0) {
+    if (warp == 0) { // the warps' totals, scanned: each warp's offset, and the tile's total
         unsigned t = lane < THREADS / 32 ? warp_totals[lane] : 0;
-        t = warp_inclusive_scan(t);
+        unsigned inclusive = warp_inclusive_scan(t);
         if (lane < THREADS / 32) {
-            warp_totals[lane] = t;
+            warp_totals[lane] = inclusive - t;
+        }
+        if (lane == THREADS / 32 - 1) {
+            warp_totals[THREADS / 32] = inclusive;
         }
     }
     __syncthreads();
-    *total = warp_totals[THREADS / 32 - 1];
-    return inclusive - v + (warp > 0 ? warp_totals[warp - 1] : 0);
+    unsigned offset = warp_totals[warp];
+    for (int i = 0; i < ITEMS; ++i) {
+        v[i] += offset;
+    }
+    return warp_totals[THREADS / 32];
 }
+// ANCHOR_END: tile_scan
 
 // ANCHOR: look_back
 // Called by the 32 threads of warp 0. Publishes this tile's aggregate, then reads the status
@@ -125,19 +144,41 @@ __device__ unsigned look_back(unsigned long long *status, int tile, unsigned agg
 }
 // ANCHOR_END: look_back
 
-// Sixteen neighbours from `first`: four 16-byte loads when all are inside, else checked.
-__device__ __forceinline__ void load_items(const unsigned *in, long long first, int n,
-                                           unsigned v[ITEMS])
+// Where a thread's chunk q starts: its warp's 512 elements, chunk q of 128, its 4 in the chunk.
+__device__ __forceinline__ long long striped(int tile, int q)
 {
-    if (first + ITEMS <= n) {
-        const uint4 *in4 = reinterpret_cast<const uint4 *>(in + first);
-        for (int q = 0; q < ITEMS / 4; ++q) {
-            uint4 w = in4[q];
+    return static_cast<long long>(tile) * TILE + (threadIdx.x >> 5) * 32 * ITEMS + q * 128 +
+           (threadIdx.x & 31) * 4;
+}
+
+// A thread's 16 elements, warp-striped: four 16-byte loads where whole, else checked.
+__device__ __forceinline__ void load_items(const unsigned *in, int tile, int n, unsigned v[ITEMS])
+{
+    for (int q = 0; q < ITEMS / 4; ++q) {
+        long long at = striped(tile, q);
+        if (at + 4 <= n) {
+            uint4 w = *reinterpret_cast<const uint4 *>(in + at);
             v[4 * q] = w.x, v[4 * q + 1] = w.y, v[4 * q + 2] = w.z, v[4 * q + 3] = w.w;
+        } else {
+            for (int j = 0; j < 4; ++j) {
+                v[4 * q + j] = at + j < n ? in[at + j] : 0;
+            }
         }
-    } else {
-        for (int i = 0; i < ITEMS; ++i) {
-            v[i] = first + i < n ? in[first + i] : 0;
+    }
+}
+
+__device__ __forceinline__ void store_items(unsigned *out, int tile, int n, const unsigned v[ITEMS],
+                                            unsigned add)
+{
+    for (int q = 0; q < ITEMS / 4; ++q) {
+        long long at = striped(tile, q);
+        if (at + 4 <= n) {
+            *reinterpret_cast<uint4 *>(out + at) =
+                make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add, v[4 * q + 3] + add);
+        } else {
+            for (int j = 0; j < 4 && at + j < n; ++j) {
+                out[at + j] = v[4 * q + j] + add;
+            }
         }
     }
 }
@@ -157,14 +198,9 @@ __device__ __forceinline__ void load_items(const unsigned *in, long long first, 
         }                                                                                          \
         __syncthreads();                                                                           \
         int tile = tile_shared;                                                                    \
-        long long first = static_cast<long long>(tile) * TILE + threadIdx.x * ITEMS;               \
         unsigned v[ITEMS];                                                                         \
-        load_items(in, first, n, v);                                                               \
-        for (int i = 1; i < ITEMS; ++i) {                                                          \
-            v[i] += v[i - 1];                                                                      \
-        }                                                                                          \
-        unsigned aggregate;                                                                        \
-        unsigned before = block_exclusive_scan(v[ITEMS - 1], &aggregate);                          \
+        load_items(in, tile, n, v);                                                                \
+        unsigned aggregate = tile_inclusive_scan(v);                                               \
         if (threadIdx.x < 32) {                                                                    \
             unsigned prefix = look_back(status, tile, aggregate, stalled);                         \
             if (threadIdx.x == 0) {                                                                \
@@ -172,18 +208,7 @@ __device__ __forceinline__ void load_items(const unsigned *in, long long first, 
             }                                                                                      \
         }                                                                                          \
         __syncthreads();                                                                           \
-        unsigned add = prefix_shared + before;                                                     \
-        if (first + ITEMS <= n) {                                                                  \
-            uint4 *out4 = reinterpret_cast<uint4 *>(out + first);                                  \
-            for (int q = 0; q < ITEMS / 4; ++q) {                                                  \
-                out4[q] = make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add,       \
-                                     v[4 * q + 3] + add);                                          \
-            }                                                                                      \
-        } else {                                                                                   \
-            for (int i = 0; i < ITEMS && first + i < n; ++i) {                                     \
-                out[first + i] = v[i] + add;                                                       \
-            }                                                                                      \
-        }                                                                                          \
+        store_items(out, tile, n, v, prefix_shared);                                               \
     }
 SCAN_KERNEL(scan_lookback, atomicAdd(next_tile, 1))
 // ANCHOR_END: scan
@@ -195,9 +220,10 @@ SCAN_KERNEL(scan_lookback_backwards, static_cast<int>(gridDim.x - 1 - blockIdx.x
 // ANCHOR_END: wrong_order
 
 // ANCHOR: select
-// Keeps the elements below `threshold`, in their order. The block first packs its kept elements
-// in order into shared memory; the look-back sums the counts of kept elements, so each tile
-// learns where its first kept element goes; then the block copies them out side by side.
+// Keeps the elements below `threshold`, in their order. Scanning the 0s and 1s of "kept" gives
+// each kept element its place among the tile's kept ones: the block packs them in order into
+// shared memory. The look-back sums the tiles' counts, so each tile learns where its first kept
+// element goes, and the block copies them out side by side.
 extern "C" __global__ void __launch_bounds__(THREADS) select_lookback(
     const float *in, float *out, int n, float threshold, unsigned long long *status,
     unsigned *next_tile, int *stalled, unsigned *count)
@@ -210,18 +236,16 @@ extern "C" __global__ void __launch_bounds__(THREADS) select_lookback(
     }
     __syncthreads();
     int tile = tile_shared;
-    long long first = static_cast<long long>(tile) * TILE + threadIdx.x * ITEMS;
     float x[ITEMS];
-    load_items(reinterpret_cast<const unsigned *>(in), first, n, reinterpret_cast<unsigned *>(x));
-    unsigned kept = 0;
+    unsigned place[ITEMS];
+    load_items(reinterpret_cast<const unsigned *>(in), tile, n, reinterpret_cast<unsigned *>(x));
     for (int i = 0; i < ITEMS; ++i) {
-        kept += first + i < n && x[i] < threshold;
+        place[i] = striped(tile, i / 4) + i % 4 < n && x[i] < threshold;
     }
-    unsigned aggregate;
-    unsigned at = block_exclusive_scan(kept, &aggregate); // this thread's first place in the tile
+    unsigned aggregate = tile_inclusive_scan(place); // place[i] - 1: where a kept x[i] goes
     for (int i = 0; i < ITEMS; ++i) {
-        if (first + i < n && x[i] < threshold) {
-            kept_in_order[at++] = x[i];
+        if (striped(tile, i / 4) + i % 4 < n && x[i] < threshold) {
+            kept_in_order[place[i] - 1] = x[i];
         }
     }
     if (threadIdx.x < 32) {
