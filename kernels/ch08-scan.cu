@@ -239,12 +239,17 @@ extern "C" __global__ void __launch_bounds__(THREADS) select_lookback(
     float x[ITEMS];
     unsigned place[ITEMS];
     load_items(reinterpret_cast<const unsigned *>(in), tile, n, reinterpret_cast<unsigned *>(x));
+    bool whole = static_cast<long long>(tile + 1) * TILE <= n; // only the last tile is checked
     for (int i = 0; i < ITEMS; ++i) {
-        place[i] = striped(tile, i / 4) + i % 4 < n && x[i] < threshold;
+        place[i] = x[i] < threshold && (whole || striped(tile, i / 4) + i % 4 < n);
+    }
+    bool keep[ITEMS];
+    for (int i = 0; i < ITEMS; ++i) {
+        keep[i] = place[i];
     }
     unsigned aggregate = tile_inclusive_scan(place); // place[i] - 1: where a kept x[i] goes
     for (int i = 0; i < ITEMS; ++i) {
-        if (striped(tile, i / 4) + i % 4 < n && x[i] < threshold) {
+        if (keep[i]) {
             kept_in_order[place[i] - 1] = x[i];
         }
     }
