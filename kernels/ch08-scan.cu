@@ -224,7 +224,8 @@ SCAN_KERNEL(scan_lookback_backwards, static_cast<int>(gridDim.x - 1 - blockIdx.x
 // each kept element its place among the tile's kept ones: the block packs them in order into
 // shared memory. The look-back sums the tiles' counts, so each tile learns where its first kept
 // element goes, and the block copies them out side by side.
-extern "C" __global__ void __launch_bounds__(THREADS) select_lookback(
+// Eight blocks of 256 threads per SM (at most 32 registers each) keep enough loads in flight.
+extern "C" __global__ void __launch_bounds__(THREADS, 8) select_lookback(
     const float *in, float *out, int n, float threshold, unsigned long long *status,
     unsigned *next_tile, int *stalled, unsigned *count)
 {
