@@ -23,8 +23,8 @@ mod ch08_sgemm_async {
     course::kernels!("ch08-sgemm-async.cu");
 }
 
-/// One rung: its name, the global-memory reads it asks for per FLOP's worth of work (as
-/// FLOP per byte, from its tile), and how to launch it for a shape.
+/// One rung: its name, its arithmetic intensity towards global memory (operations per byte it
+/// asks for, from its tile: [`tile_intensity`]), and how to launch it for a shape.
 struct Rung<'a> {
     name: &'static str,
     intensity: f64,
