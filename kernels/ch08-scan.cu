@@ -1,6 +1,6 @@
 // A single-pass inclusive scan of unsigned 32-bit integers (wrapping modulo 2^32, as Rust's
 // wrapping_add does) with decoupled look-back, and an order-preserving compaction built on the
-// same look-back. Each block scans one tile of TILE elements, publishes its total, and finds
+// same look-back. Each block scans one tile of elements, publishes its total, and finds
 // the sum of everything before it by reading its predecessors' published totals.
 // requires: sm_70
 // check: every kernel lacks .f64
@@ -10,15 +10,18 @@
 // check: scan_lookback has ld.global.v4.u32
 // check: scan_lookback has st.global.v4.u32
 // check: select_lookback has ld.volatile.global.u64
-// launch scan_*: n = len(in) = len(out); threads * ITEMS >= n; block = block.x = THREADS
+// launch scan_*: n = len(in) = len(out); threads * SCAN_ITEMS >= n; block = block.x = SCAN_THREADS
 // launch scan_*: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
-// launch select_lookback: n = len(in) = len(out); threads * ITEMS >= n
-// launch select_lookback: block = block.x = THREADS; len(status) >= grid
+// launch select_lookback: n = len(in) = len(out); threads * SELECT_ITEMS >= n
+// launch select_lookback: block = block.x = SELECT_THREADS; len(status) >= grid
 // launch select_lookback: len(next_tile) >= 1; len(stalled) >= 1; len(count) >= 1
 
-#define THREADS 256
-#define ITEMS 16
-#define TILE (THREADS * ITEMS)
+// The scan's blocks: 40 elements per thread, tiles of 5120. The select's: 16 per thread,
+// tiles of 4096, which it also keeps in shared memory.
+#define SCAN_THREADS 128
+#define SCAN_ITEMS 40
+#define SELECT_THREADS 256
+#define SELECT_ITEMS 16
 #define FULL_MASK 0xffffffffu
 
 // ANCHOR: status
@@ -65,14 +68,14 @@ __device__ __forceinline__ unsigned warp_sum(unsigned v)
 }
 
 // ANCHOR: tile_scan
-// A tile is held warp-striped: warp w owns the 512 elements from w * 512, in four chunks of 128,
-// and lane l holds elements 4l to 4l + 3 of each chunk, so that each of the warp's 16-byte loads
+// A tile is held warp-striped: warp w owns the 32 * ITEMS elements from w * 32 * ITEMS, in chunks
+// of 128, and lane l holds elements 4l to 4l + 3 of each chunk, so that each of the warp's loads
 // and stores covers 512 neighbouring bytes. Replaces each value by the inclusive scan of the
 // tile up to it, and returns the tile's total.
-__device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
+template <int ITEMS> __device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
 {
-    __shared__ unsigned warp_totals[THREADS / 32 + 1];
-    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5;
+    __shared__ unsigned warp_totals[33];
+    int lane = threadIdx.x & 31, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
     unsigned carry = 0; // the warp's sum of the chunks before this one
     for (int q = 0; q < ITEMS / 4; ++q) {
         unsigned *four = &v[4 * q];
@@ -87,13 +90,13 @@ __device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
     }
     __syncthreads();
     if (warp == 0) { // the warps' totals, scanned: each warp's offset, and the tile's total
-        unsigned t = lane < THREADS / 32 ? warp_totals[lane] : 0;
+        unsigned t = lane < warps ? warp_totals[lane] : 0;
         unsigned inclusive = warp_inclusive_scan(t);
-        if (lane < THREADS / 32) {
+        if (lane < warps) {
             warp_totals[lane] = inclusive - t;
         }
-        if (lane == THREADS / 32 - 1) {
-            warp_totals[THREADS / 32] = inclusive;
+        if (lane == warps - 1) {
+            warp_totals[warps] = inclusive;
         }
     }
     __syncthreads();
@@ -101,7 +104,7 @@ __device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
     for (int i = 0; i < ITEMS; ++i) {
         v[i] += offset;
     }
-    return warp_totals[THREADS / 32];
+    return warp_totals[warps];
 }
 // ANCHOR_END: tile_scan
 
@@ -144,18 +147,19 @@ __device__ unsigned look_back(unsigned long long *status, int tile, unsigned agg
 }
 // ANCHOR_END: look_back
 
-// Where a thread's chunk q starts: its warp's 512 elements, chunk q of 128, its 4 in the chunk.
-__device__ __forceinline__ long long striped(int tile, int q)
+// Where a thread's chunk q starts: its warp's 32 * ITEMS elements, chunk q of 128, its 4 in it.
+template <int ITEMS> __device__ __forceinline__ long long striped(int tile, int q)
 {
-    return static_cast<long long>(tile) * TILE + (threadIdx.x >> 5) * 32 * ITEMS + q * 128 +
+    return static_cast<long long>(tile) * blockDim.x * ITEMS + (threadIdx.x >> 5) * 32 * ITEMS + q * 128 +
            (threadIdx.x & 31) * 4;
 }
 
-// A thread's 16 elements, warp-striped: four 16-byte loads where whole, else checked.
+// A thread's ITEMS elements, warp-striped: 16-byte loads where whole, else checked.
+template <int ITEMS>
 __device__ __forceinline__ void load_items(const unsigned *in, int tile, int n, unsigned v[ITEMS])
 {
     for (int q = 0; q < ITEMS / 4; ++q) {
-        long long at = striped(tile, q);
+        long long at = striped<ITEMS>(tile, q);
         if (at + 4 <= n) {
             uint4 w = *reinterpret_cast<const uint4 *>(in + at);
             v[4 * q] = w.x, v[4 * q + 1] = w.y, v[4 * q + 2] = w.z, v[4 * q + 3] = w.w;
@@ -167,11 +171,12 @@ __device__ __forceinline__ void load_items(const unsigned *in, int tile, int n, 
     }
 }
 
+template <int ITEMS>
 __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, const unsigned v[ITEMS],
                                             unsigned add)
 {
     for (int q = 0; q < ITEMS / 4; ++q) {
-        long long at = striped(tile, q);
+        long long at = striped<ITEMS>(tile, q);
         if (at + 4 <= n) {
             *reinterpret_cast<uint4 *>(out + at) =
                 make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add, v[4 * q + 3] + add);
@@ -183,11 +188,24 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
     }
 }
 
-// ANCHOR: scan
+// ANCHOR: take_tile
 // Tiles are numbered in the order their blocks start (a counter, not blockIdx.x), so every
-// tile a block waits for belongs to a block that started earlier and is running or done.
+// tile a block waits for belongs to a block that started earlier and is running or done. The
+// block that takes the last number sets the counter back to zero for the next launch: every
+// other block has taken its number by then.
+__device__ __forceinline__ int take_tile(unsigned *next_tile)
+{
+    unsigned tile = atomicAdd(next_tile, 1);
+    if (tile == gridDim.x - 1) {
+        *next_tile = 0;
+    }
+    return tile;
+}
+// ANCHOR_END: take_tile
+
+// ANCHOR: scan
 #define SCAN_KERNEL(NAME, TILE_NUMBER)                                                             \
-    extern "C" __global__ void __launch_bounds__(THREADS)                                          \
+    extern "C" __global__ void __launch_bounds__(SCAN_THREADS)                                     \
         NAME(const unsigned *in, unsigned *out, int n, unsigned long long *status,                 \
              unsigned *next_tile, int *stalled)                                                    \
     {                                                                                              \
@@ -198,9 +216,9 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
         }                                                                                          \
         __syncthreads();                                                                           \
         int tile = tile_shared;                                                                    \
-        unsigned v[ITEMS];                                                                         \
-        load_items(in, tile, n, v);                                                                \
-        unsigned aggregate = tile_inclusive_scan(v);                                               \
+        unsigned v[SCAN_ITEMS];                                                                    \
+        load_items<SCAN_ITEMS>(in, tile, n, v);                                                    \
+        unsigned aggregate = tile_inclusive_scan<SCAN_ITEMS>(v);                                   \
         if (threadIdx.x < 32) {                                                                    \
             unsigned prefix = look_back(status, tile, aggregate, stalled);                         \
             if (threadIdx.x == 0) {                                                                \
@@ -208,9 +226,9 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
             }                                                                                      \
         }                                                                                          \
         __syncthreads();                                                                           \
-        store_items(out, tile, n, v, prefix_shared);                                               \
+        store_items<SCAN_ITEMS>(out, tile, n, v, prefix_shared);                                   \
     }
-SCAN_KERNEL(scan_lookback, atomicAdd(next_tile, 1))
+SCAN_KERNEL(scan_lookback, take_tile(next_tile))
 // ANCHOR_END: scan
 
 // ANCHOR: wrong_order
@@ -225,30 +243,32 @@ SCAN_KERNEL(scan_lookback_backwards, static_cast<int>(gridDim.x - 1 - blockIdx.x
 // shared memory. The look-back sums the tiles' counts, so each tile learns where its first kept
 // element goes, and the block copies them out side by side.
 // Eight blocks of 256 threads per SM (at most 32 registers each) keep enough loads in flight.
-extern "C" __global__ void __launch_bounds__(THREADS, 8) select_lookback(
+extern "C" __global__ void __launch_bounds__(SELECT_THREADS, 8) select_lookback(
     const float *in, float *out, int n, float threshold, unsigned long long *status,
     unsigned *next_tile, int *stalled, unsigned *count)
 {
     __shared__ int tile_shared;
     __shared__ unsigned prefix_shared;
+    const int ITEMS = SELECT_ITEMS, TILE = SELECT_THREADS * SELECT_ITEMS;
     __shared__ float kept_in_order[TILE];
     if (threadIdx.x == 0) {
-        tile_shared = atomicAdd(next_tile, 1);
+        tile_shared = take_tile(next_tile);
     }
     __syncthreads();
     int tile = tile_shared;
     float x[ITEMS];
     unsigned place[ITEMS];
-    load_items(reinterpret_cast<const unsigned *>(in), tile, n, reinterpret_cast<unsigned *>(x));
+    load_items<ITEMS>(reinterpret_cast<const unsigned *>(in), tile, n,
+                      reinterpret_cast<unsigned *>(x));
     bool whole = static_cast<long long>(tile + 1) * TILE <= n; // only the last tile is checked
     for (int i = 0; i < ITEMS; ++i) {
-        place[i] = x[i] < threshold && (whole || striped(tile, i / 4) + i % 4 < n);
+        place[i] = x[i] < threshold && (whole || striped<ITEMS>(tile, i / 4) + i % 4 < n);
     }
     bool keep[ITEMS];
     for (int i = 0; i < ITEMS; ++i) {
         keep[i] = place[i];
     }
-    unsigned aggregate = tile_inclusive_scan(place); // place[i] - 1: where a kept x[i] goes
+    unsigned aggregate = tile_inclusive_scan<ITEMS>(place); // place[i] - 1: where x[i] goes
     for (int i = 0; i < ITEMS; ++i) {
         if (keep[i]) {
             kept_in_order[place[i] - 1] = x[i];
@@ -264,7 +284,7 @@ extern "C" __global__ void __launch_bounds__(THREADS, 8) select_lookback(
         }
     }
     __syncthreads();
-    for (unsigned j = threadIdx.x; j < aggregate; j += THREADS) {
+    for (unsigned j = threadIdx.x; j < aggregate; j += SELECT_THREADS) {
         out[prefix_shared + j] = kept_in_order[j];
     }
 }

@@ -25,8 +25,8 @@
 //! the first `:`; and a marked line with `-` where the book has a masked number (a column of
 //! times over their floor).
 
-const RATE_UNITS: [&str; 7] = [
-    "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "Gop/s", "Mop/s",
+const RATE_UNITS: [&str; 9] = [
+    "MB/s", "GB/s", "TB/s", "GFLOP/s", "TFLOP/s", "Gop/s", "Mop/s", "Mkeys/s", "Gkeys/s",
 ];
 
 /// The marker of a line whose numbers change from run to run.
@@ -445,6 +445,7 @@ mod tests {
         assert_eq!(mask_line("took 976 µs"), mask_line("took 1.02 ms"));
         assert_eq!(mask_line("sum = 499999500000"), "sum = 499999500000");
         assert_eq!(mask_line("copy: 4,210 GB/s (91%)"), "copy: # GB/s ( #%)");
+        assert_eq!(mask_line("sort: 23.68 Gkeys/s"), "sort: # Gkeys/s");
         assert_eq!(
             mask_line("error 1.5e-7 after 3 runs"),
             "error 1.5e-7 after 3 runs"

@@ -18,8 +18,10 @@ mod ch08_scan {
     course::kernels!("ch08-scan.cu");
 }
 
-/// Elements per tile: THREADS × ITEMS of the kernel file.
-const TILE: usize = 256 * 16;
+/// Threads per block and elements per tile: SCAN_THREADS and SCAN_THREADS × SCAN_ITEMS of the
+/// kernel file.
+const THREADS: usize = 128;
+const TILE: usize = THREADS * 40;
 
 /// The status words, the tile counter and the stall flag one launch needs.
 struct LookBack {
@@ -40,20 +42,18 @@ impl LookBack {
             stalled: stream.alloc_zeros(1).or_exit("allocate the stall flag"),
             config: LaunchConfig {
                 grid_dim: (tiles as u32, 1, 1),
-                block_dim: (256, 1, 1),
+                block_dim: (THREADS as u32, 1, 1),
                 shared_mem_bytes: 0,
             },
         }
     }
 
-    /// Every launch starts from empty statuses and tile 0.
+    /// Every launch starts from empty statuses. The tile counter starts at zero: the kernel
+    /// sets it back to zero as it takes the last tile.
     fn reset(&mut self, stream: &Arc<CudaStream>) {
         stream
             .memset_zeros(&mut self.status)
             .or_exit("clear the tile status");
-        stream
-            .memset_zeros(&mut self.next_tile)
-            .or_exit("clear the tile counter");
     }
 
     fn stalled(&self, stream: &Arc<CudaStream>) -> bool {

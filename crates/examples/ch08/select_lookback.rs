@@ -15,7 +15,7 @@ mod ch08_scan {
     course::kernels!("ch08-scan.cu");
 }
 
-/// Elements per tile: THREADS × ITEMS of the kernel file.
+/// Elements per tile: THREADS × SELECT_ITEMS of the kernel file.
 const TILE: usize = 256 * 16;
 
 fn main() {
@@ -74,12 +74,10 @@ fn main() {
         shared_mem_bytes: 0,
     };
     let t = time_gpu(&stream, 3, 21, || {
+        // The kernel sets the tile counter back to zero itself, as it takes the last tile.
         stream
             .memset_zeros(&mut status)
             .or_exit("clear the tile status");
-        stream
-            .memset_zeros(&mut next_tile)
-            .or_exit("clear the tile counter");
         k.select_lookback
             .launch(
                 &stream,

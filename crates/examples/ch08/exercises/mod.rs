@@ -1,9 +1,16 @@
-//! The judge's entry for chapter 8's challenge, the register-blocked inner loop. The kernel's C
-//! is compared on several shapes, most of them multiples of no tile, in two ways: exactly with
-//! an integer product on whole numbers in [-8, 8] (every product and partial sum is a whole
-//! number below 2²⁴, so exact in f32 in any order), and within γ_k·Σ|a||b| of a float64
-//! product on random floats in [-1, 1) (`course::gemm::gamma`). C reaches past its m·n
-//! elements, poisoned, so that a write outside it is seen.
+//! The judge's entries for chapter 8's challenges.
+//!
+//! `blocking_2d`, the register-blocked inner loop: the kernel's C is compared on several
+//! shapes, most of them multiples of no tile, in two ways: exactly with an integer product on
+//! whole numbers in [-8, 8] (every product and partial sum is a whole number below 2²⁴, so
+//! exact in f32 in any order), and within γ_k·Σ|a||b| of a float64 product on random floats in
+//! [-1, 1) (`course::gemm::gamma`). C reaches past its m·n elements, poisoned, so that a write
+//! outside it is seen.
+//!
+//! `lookback`, the look-back of one tile: the scan is compared exactly with a wrapping scan on
+//! the CPU, on lengths around the edges of tiles, a length with many windows of 32 tiles, a
+//! fresh length, and all ones (0xFFFF_FFFF) so that every sum wraps. A tile that gave up
+//! waiting fails, and so does a write past the scan's n elements.
 use course::gemm::gamma;
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
@@ -18,6 +25,13 @@ mod ch08_exercise_blocking {
     course::kernels!("ch08-exercise-blocking.cu");
 }
 use ch08_exercise_blocking::Sgemm2dBlockingExercise as Launcher;
+
+// The same for the look-back: the file states for scan_lookback_exercise the contract that
+// ch08-scan.cu states for scan_lookback.
+mod ch08_exercise_lookback {
+    course::kernels!("ch08-exercise-lookback.cu");
+}
+use ch08_exercise_lookback::ScanLookbackExercise as ScanLauncher;
 
 /// m×k times k×n: awkward shapes first (one element, k below a tile, sides that are
 /// multiples of no tile), then whole tiles.
@@ -124,18 +138,114 @@ fn check_blocking_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), St
     Ok(())
 }
 
+/// Threads per block and elements per tile of the scan: THREADS and THREADS × ITEMS of its
+/// kernel file.
+const THREADS: usize = 128;
+const TILE: usize = THREADS * 40;
+
+/// One element, the edges of one tile, one past three tiles, and more than 32 tiles, so that
+/// the look-back's window moves.
+const SCAN_LENGTHS: [usize; 6] = [1, TILE - 1, TILE, TILE + 1, 3 * TILE + 1, (1 << 20) + 3];
+
+/// The inclusive scan that `launcher` computes of `input`, with fresh statuses, tile counter
+/// and stall flag; an error if a tile gave up waiting or a write landed past the end.
+fn scan(gpu: &Gpu, launcher: &ScanLauncher, input: &[u32]) -> Result<Vec<u32>, String> {
+    let s = &gpu.stream;
+    let (n, tiles) = (input.len(), input.len().div_ceil(TILE));
+    let in_dev = cuda(s.clone_htod(input), "copy the input to the GPU")?;
+    // The scan and, past it, one more tile, poisoned: nothing may write there.
+    let mut out_dev = alloc_poisoned::<u32>(s, n + TILE);
+    let mut status = cuda(s.alloc_zeros::<u64>(tiles), "allocate the tile status")?;
+    let mut next_tile = cuda(s.alloc_zeros::<u32>(1), "allocate the tile counter")?;
+    let mut stalled = cuda(s.alloc_zeros::<i32>(1), "allocate the stall flag")?;
+    let config = LaunchConfig {
+        grid_dim: (tiles as u32, 1, 1),
+        block_dim: (THREADS as u32, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    let launched = launcher.launch(
+        s,
+        config,
+        &in_dev,
+        &mut out_dev.slice_mut(..n),
+        &mut status,
+        &mut next_tile,
+        &mut stalled,
+    );
+    cuda(launched, &format!("launch {}", launcher.name))?;
+    let out = cuda(s.clone_dtoh(&out_dev), "copy the scan back")?;
+    let stalled = cuda(s.clone_dtoh(&stalled), "read the stall flag")?;
+    if stalled[0] != 0 {
+        return Err(format!(
+            "a tile gave up waiting in the scan of {n} elements: a tile before it never published"
+        ));
+    }
+    if let Some(i) = out[n..].iter().position(|&v| v != u32::MAX) {
+        return Err(format!(
+            "out[{}] was written, past the end of the scan's {n} elements",
+            n + i
+        ));
+    }
+    Ok(out[..n].to_vec())
+}
+
+fn check_lookback_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), String> {
+    let launcher = ScanLauncher {
+        function: gpu.function(name)?,
+        name,
+    };
+    let mut rng = Rng::new(seed);
+    let fresh = 1 + rng.below(1 << 22) as usize;
+    let random = SCAN_LENGTHS.into_iter().chain([fresh]).map(|n| (n, false));
+    for (n, all_ones) in random.chain([((1 << 20) + 3, true)]) {
+        let (input, what): (Vec<u32>, _) = match all_ones {
+            true => (vec![u32::MAX; n], "all 0xFFFFFFFF"),
+            false => {
+                let random = (0..n).map(|_| (rng.next_u64() >> 32) as u32);
+                (random.collect(), "random u32")
+            }
+        };
+        let got = scan(gpu, &launcher, &input)?;
+        let mut sum = 0u32;
+        for (i, (&x, &g)) in input.iter().zip(&got).enumerate() {
+            sum = sum.wrapping_add(x);
+            if g != sum {
+                return Err(format!(
+                    "out[{i}] of the scan of {n} elements ({what}) is {g}, expected {sum}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let name = code.pick("sgemm_2d_blocking_exercise", "sgemm_2d_blocking");
-    vec![Exercise {
-        name: "blocking_2d",
-        cpu: None,
-        gpu: Some(GpuPart {
-            kernel: code.pick(
-                kernel_file!("ch08-exercise-blocking.cu"),
-                kernel_file!("ch08-sgemm.cu"),
-            ),
-            sources: vec![],
-            check: Box::new(move |gpu, seed| check_blocking_gpu(gpu, name, seed)),
-        }),
-    }]
+    let scan_name = code.pick("scan_lookback_exercise", "scan_lookback");
+    vec![
+        Exercise {
+            name: "blocking_2d",
+            cpu: None,
+            gpu: Some(GpuPart {
+                kernel: code.pick(
+                    kernel_file!("ch08-exercise-blocking.cu"),
+                    kernel_file!("ch08-sgemm.cu"),
+                ),
+                sources: vec![],
+                check: Box::new(move |gpu, seed| check_blocking_gpu(gpu, name, seed)),
+            }),
+        },
+        Exercise {
+            name: "lookback",
+            cpu: None,
+            gpu: Some(GpuPart {
+                kernel: code.pick(
+                    kernel_file!("ch08-exercise-lookback.cu"),
+                    kernel_file!("ch08-scan.cu"),
+                ),
+                sources: vec![],
+                check: Box::new(move |gpu, seed| check_lookback_gpu(gpu, scan_name, seed)),
+            }),
+        },
+    ]
 }
