@@ -6,7 +6,8 @@
 // check: scan_lookback_exercise has atom.global.add.u32
 // check: scan_lookback_exercise has ld.global.v4.u32
 // check: scan_lookback_exercise has st.global.v4.u32
-// launch scan_lookback_exercise: n = len(in) = len(out); threads * ITEMS >= n; block = block.x = THREADS
+// launch scan_lookback_exercise: n = len(in) = len(out); threads * ITEMS >= n
+// launch scan_lookback_exercise: block = block.x = THREADS
 // launch scan_lookback_exercise: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
 
 #define THREADS 128
@@ -55,10 +56,10 @@ __device__ __forceinline__ unsigned warp_sum(unsigned v)
     return v;
 }
 
-// A tile is held warp-striped: warp w owns the 32 * ITEMS elements from w * 32 * ITEMS, in chunks of 128,
-// and lane l holds elements 4l to 4l + 3 of each chunk, so that each of the warp's 16-byte loads
-// and stores covers 512 neighbouring bytes. Replaces each value by the inclusive scan of the
-// tile up to it, and returns the tile's total.
+// A tile is held warp-striped: warp w owns the 32 * ITEMS elements from w * 32 * ITEMS, in
+// chunks of 128, and lane l holds elements 4l to 4l + 3 of each chunk, so that each of the
+// warp's 16-byte loads and stores covers 512 neighbouring bytes. Replaces each value by the
+// inclusive scan of the tile up to it, and returns the tile's total.
 __device__ __forceinline__ unsigned tile_inclusive_scan(unsigned v[ITEMS])
 {
     __shared__ unsigned warp_totals[THREADS / 32 + 1];
@@ -143,7 +144,8 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
         long long at = striped(tile, q);
         if (at + 4 <= n) {
             *reinterpret_cast<uint4 *>(out + at) =
-                make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add, v[4 * q + 3] + add);
+                make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add,
+                           v[4 * q + 3] + add);
         } else {
             for (int j = 0; j < 4 && at + j < n; ++j) {
                 out[at + j] = v[4 * q + j] + add;

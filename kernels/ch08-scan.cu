@@ -150,8 +150,8 @@ __device__ unsigned look_back(unsigned long long *status, int tile, unsigned agg
 // Where a thread's chunk q starts: its warp's 32 * ITEMS elements, chunk q of 128, its 4 in it.
 template <int ITEMS> __device__ __forceinline__ long long striped(int tile, int q)
 {
-    return static_cast<long long>(tile) * blockDim.x * ITEMS + (threadIdx.x >> 5) * 32 * ITEMS + q * 128 +
-           (threadIdx.x & 31) * 4;
+    return static_cast<long long>(tile) * blockDim.x * ITEMS + (threadIdx.x >> 5) * 32 * ITEMS +
+           q * 128 + (threadIdx.x & 31) * 4;
 }
 
 // A thread's ITEMS elements, warp-striped: 16-byte loads where whole, else checked.
@@ -179,7 +179,8 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
         long long at = striped<ITEMS>(tile, q);
         if (at + 4 <= n) {
             *reinterpret_cast<uint4 *>(out + at) =
-                make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add, v[4 * q + 3] + add);
+                make_uint4(v[4 * q] + add, v[4 * q + 1] + add, v[4 * q + 2] + add,
+                           v[4 * q + 3] + add);
         } else {
             for (int j = 0; j < 4 && at + j < n; ++j) {
                 out[at + j] = v[4 * q + j] + add;

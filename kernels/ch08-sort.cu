@@ -8,7 +8,8 @@
 // check: every kernel lacks .f64
 // check: radix_pass has ld.volatile.global.u32
 // launch radix_histogram: n = len(keys); len(counts) >= 1024
-// launch radix_pass*: n = len(keys_in) = len(keys_out); threads * ITEMS >= n; block = block.x = THREADS
+// launch radix_pass*: n = len(keys_in) = len(keys_out); threads * ITEMS >= n
+// launch radix_pass*: block = block.x = THREADS
 // launch radix_pass*: len(counts) >= 256; len(status) >= grid * 256; len(next_tile) >= 1
 // launch radix_pass*: len(stalled) >= 1; shift <= 24
 // launch radix_pass_pairs: n = len(values_in) = len(values_out)
