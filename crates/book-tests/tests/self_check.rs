@@ -114,6 +114,18 @@ fn questions(page: &str) -> Result<Vec<Question>, String> {
                 "its self-check question {number} (`{question}`) does not end with `?`"
             ));
         }
+        // The line that closes the bold question must end there: the answer starts below it.
+        let closing = item
+            .iter()
+            .enumerate()
+            .map(|(i, line)| if i == 0 { &line[2..] } else { line })
+            .find(|line| line.contains("**"));
+        if closing.is_some_and(|line| !line.ends_with("**")) {
+            return Err(format!(
+                "its self-check question {number} (`{question}`) has its answer on the \
+                 question's line: start the answer on the next line, indented by three spaces"
+            ));
+        }
         let answer = bold[end + 2..].trim();
         if !answer.chars().any(char::is_alphanumeric) {
             return Err(format!(
@@ -286,6 +298,10 @@ fn a_malformed_question_fails() {
     fails_with(
         &GOOD.replace("   Yes.", "Yes."),
         "neither a numbered question",
+    );
+    fails_with(
+        &GOOD.replace("third?**\n   Yes.", "third?** Yes."),
+        "question 3 (`And the third?`) has its answer on the question's line",
     );
 }
 
