@@ -9,6 +9,7 @@
 // launch scan_lookback_exercise: n = len(in) = len(out); threads * ITEMS >= n
 // launch scan_lookback_exercise: block = block.x = THREADS
 // launch scan_lookback_exercise: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
+// launch scan_lookback_exercise: zeroed(status, next_tile)
 
 #define THREADS 128
 #define ITEMS 40

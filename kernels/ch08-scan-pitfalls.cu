@@ -11,6 +11,7 @@
 // launch scan_*: n = len(in) = len(out); threads >= n; block = block.x = 256
 // launch scan_*: len(aggregates) >= grid; len(prefixes) >= grid; len(flags) >= grid
 // launch scan_*: len(next_tile) >= 1; len(stalled) >= 1
+// launch scan_*: zeroed(aggregates, prefixes, flags, next_tile)
 
 #define THREADS 256
 #define EMPTY 0u

@@ -12,9 +12,11 @@
 // check: select_lookback has ld.volatile.global.u64
 // launch scan_*: n = len(in) = len(out); threads * SCAN_ITEMS >= n; block = block.x = SCAN_THREADS
 // launch scan_*: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
+// launch scan_*: zeroed(status, next_tile)
 // launch select_lookback: n = len(in) = len(out); threads * SELECT_ITEMS >= n
 // launch select_lookback: block = block.x = SELECT_THREADS; len(status) >= grid
 // launch select_lookback: len(next_tile) >= 1; len(stalled) >= 1; len(count) >= 1
+// launch select_lookback: zeroed(status, next_tile)
 
 // The scan's blocks: 40 elements per thread, tiles of 5120. The select's: 16 per thread,
 // tiles of 4096, which it also keeps in shared memory.

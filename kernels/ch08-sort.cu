@@ -11,8 +11,9 @@
 // launch radix_pass*: n = len(keys_in) = len(keys_out); threads * ITEMS >= n
 // launch radix_pass*: block = block.x = THREADS
 // launch radix_pass*: len(counts) >= 256; len(status) >= grid * 256; len(next_tile) >= 1
-// launch radix_pass*: len(stalled) >= 1; shift <= 24
-// launch radix_pass_pairs: n = len(values_in) = len(values_out)
+// launch radix_pass*: len(stalled) >= 1; shift <= 24; n <= 1073741823; zeroed(status, next_tile)
+// launch radix_pass*: unsafe: `counts` must be radix_histogram's counts of these very keys
+// launch radix_pass_pairs: len(values_in) = len(keys_in) = len(values_out)
 
 #define THREADS 256 // one thread per digit in a tile's look-back
 #ifndef ITEMS

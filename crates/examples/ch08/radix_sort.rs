@@ -81,12 +81,6 @@ fn sort(
     stream
         .memset_zeros(&mut s.counts)
         .or_exit("clear the counts");
-    stream
-        .memset_zeros(&mut s.status)
-        .or_exit("clear the status");
-    stream
-        .memset_zeros(&mut s.next_tile)
-        .or_exit("clear the tile counters");
     let histogram = LaunchConfig {
         grid_dim: (1024, 1, 1),
         block_dim: (256, 1, 1),
@@ -111,6 +105,9 @@ fn sort(
         let mut status = s.status.slice_mut(pass * per_pass..(pass + 1) * per_pass);
         let mut next_tile = s.next_tile.slice_mut(pass..pass + 1);
         let shift = 8 * pass as i32;
+        // The launcher clears the pass's status words and tile counter; the counts it cannot
+        // check. SAFETY: `counts` holds radix_histogram's counts of `keys`, and every pass sorts
+        // a permutation of those keys, so each tile's places lie inside `keys_out`.
         let launched = match (&mut values, &mut s.spare_values) {
             (Some((values, values_out)), Some(spare)) => {
                 let (values_in, mut values_to) = match pass {
@@ -118,31 +115,35 @@ fn sort(
                     1 | 3 => (spare.slice(..), values_out.slice_mut(..)),
                     _ => (values_out.slice(..), spare.slice_mut(..)),
                 };
-                k.radix_pass_pairs.launch(
+                unsafe {
+                    k.radix_pass_pairs.launch(
+                        stream,
+                        config,
+                        &keys_in,
+                        &mut keys_out,
+                        &values_in,
+                        &mut values_to,
+                        shift,
+                        &counts,
+                        &mut status,
+                        &mut next_tile,
+                        &mut s.stalled,
+                    )
+                }
+            }
+            _ => unsafe {
+                k.radix_pass.launch(
                     stream,
                     config,
                     &keys_in,
                     &mut keys_out,
-                    &values_in,
-                    &mut values_to,
                     shift,
                     &counts,
                     &mut status,
                     &mut next_tile,
                     &mut s.stalled,
                 )
-            }
-            _ => k.radix_pass.launch(
-                stream,
-                config,
-                &keys_in,
-                &mut keys_out,
-                shift,
-                &counts,
-                &mut status,
-                &mut next_tile,
-                &mut s.stalled,
-            ),
+            },
         };
         launched.or_exit_launching(&k.radix_pass);
     }

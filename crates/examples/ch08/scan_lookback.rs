@@ -23,7 +23,8 @@ mod ch08_scan {
 const THREADS: usize = 128;
 const TILE: usize = THREADS * 40;
 
-/// The status words, the tile counter and the stall flag one launch needs.
+/// The status words, the tile counter and the stall flag one launch needs. The launcher clears
+/// the status words and the counter before each launch (the contract's `zeroed`).
 struct LookBack {
     status: CudaSlice<u64>,
     next_tile: CudaSlice<u32>,
@@ -46,14 +47,6 @@ impl LookBack {
                 shared_mem_bytes: 0,
             },
         }
-    }
-
-    /// Every launch starts from empty statuses. The tile counter starts at zero: the kernel
-    /// sets it back to zero as it takes the last tile.
-    fn reset(&mut self, stream: &Arc<CudaStream>) {
-        stream
-            .memset_zeros(&mut self.status)
-            .or_exit("clear the tile status");
     }
 
     fn stalled(&self, stream: &Arc<CudaStream>) -> bool {
@@ -112,7 +105,6 @@ fn main() {
         let mut out = alloc_poisoned::<u32>(&stream, n);
         let mut look = LookBack::new(&stream, n);
         let t = time_gpu(&stream, 3, 21, || {
-            look.reset(&stream);
             let config = look.config;
             k.scan_lookback
                 .launch(
@@ -198,7 +190,6 @@ fn main() {
         .or_exit("copy the input to the GPU");
     let mut out = alloc_poisoned::<u32>(&stream, n);
     let mut look = LookBack::new(&stream, n);
-    look.reset(&stream);
     let config = look.config;
     k.scan_lookback_backwards
         .launch(

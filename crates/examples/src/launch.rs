@@ -5,8 +5,8 @@
 //! time, a kernel's contract: [`LaunchError`] says which clause a launch broke.
 
 use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaView, CudaViewMut, DeviceRepr, DriverError, LaunchArgs,
-    LaunchConfig, PushKernelArg,
+    CudaFunction, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice,
+    DriverError, LaunchArgs, LaunchConfig, PushKernelArg, ValidAsZeroBits, sys,
 };
 
 /// Why a typed launcher did not launch its kernel.
@@ -25,6 +25,11 @@ pub enum LaunchError {
         kernel: &'static str,
         param: &'static str,
         value: i128,
+    },
+    /// A buffer belongs to another CUDA context than the stream's.
+    OtherContext {
+        kernel: &'static str,
+        param: &'static str,
     },
     /// The driver refused the launch.
     Driver(DriverError),
@@ -47,6 +52,10 @@ impl std::fmt::Display for LaunchError {
                 param,
                 value,
             } => write!(f, "{kernel}'s `{param}` cannot be {value}"),
+            LaunchError::OtherContext { kernel, param } => write!(
+                f,
+                "{kernel}'s `{param}` lives on another GPU (another CUDA context) than the stream"
+            ),
             LaunchError::Driver(e) => write!(f, "{e}"),
         }
     }
@@ -124,6 +133,44 @@ pub fn check(
     }
 }
 
+/// `aligned(buffer, bytes)`: the buffer's first element starts on a multiple of `bytes`.
+pub fn aligned(
+    kernel: &'static str,
+    clause: &str,
+    address: u64,
+    bytes: u64,
+) -> Result<(), LaunchError> {
+    check(kernel, clause, u128::from(address % bytes), "==", 0)
+}
+
+/// A buffer as a contract sees it: its length in elements and the address of its first
+/// element (0 where no clause asks for it, so that a launch need not ask the driver).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Span {
+    pub len: usize,
+    pub address: u64,
+}
+
+impl Span {
+    /// A buffer of `len` elements whose address no clause needs.
+    pub fn of_len(len: usize) -> Span {
+        Span { len, address: 0 }
+    }
+}
+
+/// Refuses a buffer of another context than `stream`'s.
+pub fn same_context(
+    kernel: &'static str,
+    param: &'static str,
+    owner: Option<sys::CUcontext>,
+    stream: &CudaStream,
+) -> Result<(), LaunchError> {
+    match owner {
+        Some(ctx) if ctx == stream.context().cu_ctx() => Ok(()),
+        _ => Err(LaunchError::OtherContext { kernel, param }),
+    }
+}
+
 /// The value of a shape term of a contract (`block`, `grid.x`, `threads`, `shared`...) for a
 /// launch with `config`.
 pub fn shape(config: &LaunchConfig, term: &str) -> u128 {
@@ -152,6 +199,10 @@ pub fn shape(config: &LaunchConfig, term: &str) -> u128 {
 pub trait In<T> {
     /// Its length in elements.
     fn len(&self) -> usize;
+    /// Its length and the address of its first element.
+    fn span(&self, stream: &CudaStream) -> Span;
+    /// The context its memory belongs to.
+    fn context(&self) -> Option<sys::CUcontext>;
     /// Add the buffer to the arguments of a launch.
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>);
 }
@@ -161,13 +212,44 @@ pub trait In<T> {
 pub trait Out<T> {
     /// Its length in elements.
     fn len(&self) -> usize;
+    /// Its length and the address of its first element.
+    fn span(&self, stream: &CudaStream) -> Span;
+    /// The context its memory belongs to.
+    fn context(&self) -> Option<sys::CUcontext>;
+    /// Clear it to zero bytes on `stream` (a contract's `zeroed` scratch).
+    fn zero(&mut self, stream: &CudaStream) -> Result<(), LaunchError>;
     /// Add the buffer to the arguments of a launch.
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>);
+}
+
+/// Clear `buffer` to zero bytes with an asynchronous memset on `stream`.
+fn zero_bytes<T>(buffer: &mut impl DevicePtrMut<T>, stream: &CudaStream) -> Result<(), LaunchError> {
+    stream.context().bind_to_thread()?;
+    let bytes = buffer.num_bytes();
+    let (address, _record) = buffer.device_ptr_mut(stream);
+    // SAFETY: `address` is the start of `bytes` bytes that `buffer` owns or borrows mutably,
+    // and the memset is ordered on `stream` like the launch that follows it.
+    unsafe { cudarc::driver::result::memset_d8_async(address, 0, bytes, stream.cu_stream()) }?;
+    Ok(())
+}
+
+/// The address of a buffer's first element.
+fn address_of<T>(buffer: &impl DevicePtr<T>, stream: &CudaStream) -> u64 {
+    buffer.device_ptr(stream).0
 }
 
 impl<T> In<T> for CudaSlice<T> {
     fn len(&self) -> usize {
         CudaSlice::len(self)
+    }
+    fn span(&self, stream: &CudaStream) -> Span {
+        Span {
+            len: CudaSlice::len(self),
+            address: address_of(self, stream),
+        }
+    }
+    fn context(&self) -> Option<sys::CUcontext> {
+        Some(CudaSlice::context(self).cu_ctx())
     }
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
@@ -178,23 +260,53 @@ impl<T> In<T> for CudaView<'_, T> {
     fn len(&self) -> usize {
         self.len()
     }
+    fn span(&self, stream: &CudaStream) -> Span {
+        Span {
+            len: self.len(),
+            address: address_of(self, stream),
+        }
+    }
+    fn context(&self) -> Option<sys::CUcontext> {
+        Some(DeviceSlice::stream(self).context().cu_ctx())
+    }
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
     }
 }
 
-impl<T> Out<T> for CudaSlice<T> {
+impl<T: DeviceRepr + ValidAsZeroBits> Out<T> for CudaSlice<T> {
     fn len(&self) -> usize {
         CudaSlice::len(self)
+    }
+    fn span(&self, stream: &CudaStream) -> Span {
+        In::span(self, stream)
+    }
+    fn context(&self) -> Option<sys::CUcontext> {
+        In::context(self)
+    }
+    fn zero(&mut self, stream: &CudaStream) -> Result<(), LaunchError> {
+        zero_bytes(self, stream)
     }
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
     }
 }
 
-impl<T> Out<T> for CudaViewMut<'_, T> {
+impl<T: DeviceRepr + ValidAsZeroBits> Out<T> for CudaViewMut<'_, T> {
     fn len(&self) -> usize {
         self.len()
+    }
+    fn span(&self, stream: &CudaStream) -> Span {
+        Span {
+            len: self.len(),
+            address: address_of(self, stream),
+        }
+    }
+    fn context(&self) -> Option<sys::CUcontext> {
+        Some(DeviceSlice::stream(self).context().cu_ctx())
+    }
+    fn zero(&mut self, stream: &CudaStream) -> Result<(), LaunchError> {
+        zero_bytes(self, stream)
     }
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
         args.arg(self);

@@ -15,8 +15,20 @@
 //! `unsafe` launcher. A name ending in `*` gives the contract to every kernel it starts. The
 //! clause `cooperative` makes the launch a cooperative one, for a kernel that synchronises its
 //! whole grid.
+//!
+//! Other clause forms: `aligned(x, 16)` checks that buffer `x` starts on a 16-byte boundary (for
+//! a kernel that loads or stores it as vectors); `zeroed(status, next_tile)` has the launcher
+//! clear those buffers on the stream before the launch (scratch whose contents the kernel
+//! trusts); `index64` says the kernel indexes with 64-bit integers; `unsafe: reason` makes the
+//! launcher an `unsafe fn` whose safety section gives the reason (what no check can see).
+//!
+//! Every contract also gets, without writing them, the invariants every kernel of the course
+//! needs ([`implicit`]): `grid.y`, `grid.z`, `block.y` and `block.z` are 1 unless a clause names
+//! that axis, and, unless the contract says `index64`, `threads + len(b) <= 2^31` for every
+//! buffer `b`: the largest thread index, and a grid-stride index one stride past the end, fit in
+//! a 32-bit `int`.
 
-use crate::signature::Kernel;
+use crate::signature::{Access, Kernel};
 
 /// A contract as the file writes it, for one kernel name or name prefix.
 #[derive(Clone, Debug)]
@@ -25,17 +37,19 @@ pub struct Written {
     pub clauses: String,
 }
 
-/// Every `// launch NAME: clauses` line of a kernel file, in order.
-pub fn written(source: &str) -> Vec<Written> {
-    source
-        .lines()
-        .filter_map(|line| {
-            let rest = line
-                .trim()
-                .strip_prefix("//")?
-                .trim()
-                .strip_prefix("launch ")?;
-            let (name, clauses) = rest.split_once(':')?;
+/// Every `// launch NAME: clauses` line of a kernel file, in order. A comment line that starts
+/// with `launch ` but is not of that form is an error: a contract mistyped must not vanish.
+pub fn written(source: &str) -> Result<Vec<Written>, String> {
+    let mut found = Vec::new();
+    for (number, line) in source.lines().enumerate() {
+        let Some(rest) = line
+            .trim()
+            .strip_prefix("//")
+            .and_then(|c| c.trim().strip_prefix("launch "))
+        else {
+            continue;
+        };
+        let parsed = rest.split_once(':').and_then(|(name, clauses)| {
             let name = name.trim();
             let is_name = !name.is_empty()
                 && name
@@ -46,8 +60,19 @@ pub fn written(source: &str) -> Vec<Written> {
                 pattern: name.to_string(),
                 clauses: clauses.trim().to_string(),
             })
-        })
-        .collect()
+        });
+        match parsed {
+            Some(w) => found.push(w),
+            None => {
+                return Err(format!(
+                    "line {}: `{}` is not a contract (`// launch NAME: clauses`)",
+                    number + 1,
+                    line.trim()
+                ));
+            }
+        }
+    }
+    Ok(found)
 }
 
 /// The clauses that apply to `name`, joined, or `None` when no contract names it.
@@ -78,6 +103,18 @@ pub enum Clause {
         right: Expr,
         text: String,
     },
+    /// `aligned(buffer, bytes)`: the buffer's address is a multiple of `bytes`.
+    Aligned {
+        buffer: String,
+        bytes: u32,
+        text: String,
+    },
+    /// `zeroed(a, b)`: the launcher clears these buffers before the launch.
+    Zeroed(Vec<String>),
+    /// `index64`: no implicit 32-bit index bound.
+    Index64,
+    /// `unsafe: reason`: the launcher is `unsafe`, for this reason.
+    Unsafe(String),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -99,8 +136,8 @@ pub fn parse(text: &str, kernel: &Kernel) -> Result<Vec<Clause>, String> {
     let mut derived = Vec::new();
     let mut checks = Vec::new();
     for clause in text.split(';').map(str::trim).filter(|c| !c.is_empty()) {
-        if clause == "cooperative" {
-            checks.push(Clause::Cooperative);
+        if let Some(special) = special_clause(clause, kernel)? {
+            checks.push(special);
             continue;
         }
         let (op, parts): (&'static str, Vec<&str>) = if clause.contains(">=") {
@@ -135,6 +172,15 @@ pub fn parse(text: &str, kernel: &Kernel) -> Result<Vec<Clause>, String> {
                     .find(|t| matches!(t, Expr::Len(_)))
                     .ok_or_else(|| format!("`{clause}`: `{param}` has no length to come from"))?
                     .clone();
+                if derived
+                    .iter()
+                    .any(|d| matches!(d, Clause::Derive { param: p, .. } if p == param))
+                {
+                    return Err(format!(
+                        "`{clause}` derives `{param}` a second time: derive it once and write \
+                         the other lengths as `len(a) = len(b)`"
+                    ));
+                }
                 derived.push(Clause::Derive {
                     param: param.clone(),
                     value: value.clone(),
@@ -173,7 +219,144 @@ pub fn parse(text: &str, kernel: &Kernel) -> Result<Vec<Clause>, String> {
         }
     }
     derived.extend(checks);
+    let implicit = implicit(kernel, &derived);
+    derived.extend(implicit);
     Ok(derived)
+}
+
+/// `cooperative`, `index64`, `aligned(x, N)`, `zeroed(a, b)` or `unsafe: reason`, or `None` for
+/// a clause of another form.
+fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, String> {
+    let buffer = |name: &str, writes: bool| match kernel.params.iter().find(|p| p.name == name) {
+        Some(p) if p.access.is_some() && (!writes || p.access == Some(Access::Write)) => Ok(()),
+        _ if writes => Err(format!(
+            "`{clause}`: `{name}` is not a buffer {} writes",
+            kernel.name
+        )),
+        _ => Err(format!(
+            "`{clause}`: `{name}` is not a buffer of {}",
+            kernel.name
+        )),
+    };
+    let inside = |prefix: &str| {
+        clause
+            .strip_prefix(prefix)
+            .and_then(|r| r.trim().strip_prefix('('))
+            .and_then(|r| r.strip_suffix(')'))
+            .map(|r| r.split(',').map(str::trim).collect::<Vec<_>>())
+    };
+    if clause == "cooperative" {
+        return Ok(Some(Clause::Cooperative));
+    }
+    if clause == "index64" {
+        return Ok(Some(Clause::Index64));
+    }
+    if let Some(reason) = clause.strip_prefix("unsafe:") {
+        return match reason.trim() {
+            "" => Err("`unsafe:` needs the reason no check can see".into()),
+            reason => Ok(Some(Clause::Unsafe(reason.to_string()))),
+        };
+    }
+    if let Some(args) = inside("aligned") {
+        let [name, bytes] = args[..] else {
+            return Err(format!("`{clause}` is not `aligned(buffer, bytes)`"));
+        };
+        buffer(name, false)?;
+        let bytes: u32 = bytes
+            .parse()
+            .ok()
+            .filter(|b: &u32| b.is_power_of_two())
+            .ok_or_else(|| format!("`{clause}`: `{bytes}` is not a power of two"))?;
+        return Ok(Some(Clause::Aligned {
+            buffer: name.to_string(),
+            bytes,
+            text: clause.to_string(),
+        }));
+    }
+    if let Some(names) = inside("zeroed") {
+        for name in &names {
+            buffer(name, true)?;
+        }
+        return Ok(Some(Clause::Zeroed(
+            names.into_iter().map(String::from).collect(),
+        )));
+    }
+    Ok(None)
+}
+
+/// The invariants every contract gets without writing them: unused grid and block axes are 1,
+/// and (unless `index64`) 32-bit indices cannot overflow: `threads + len(b) <= 2^31` for every
+/// buffer `b`, so that the largest thread index and an index one grid stride past the last
+/// element both fit in an `int`.
+pub fn implicit(kernel: &Kernel, clauses: &[Clause]) -> Vec<Clause> {
+    let mut shapes = Vec::new();
+    for c in clauses {
+        match c {
+            Clause::Derive { value, .. } => value.shapes(&mut shapes),
+            Clause::Check { left, right, .. } => {
+                left.shapes(&mut shapes);
+                right.shapes(&mut shapes);
+            }
+            _ => {}
+        }
+    }
+    let named = |s: &str| shapes.iter().any(|n| n == s);
+    let mut out = Vec::new();
+    for axis in ["y", "z"] {
+        for level in ["grid", "block"] {
+            let term = format!("{level}.{axis}");
+            if !named(&term) && !named(&format!("threads.{axis}")) {
+                out.push(Clause::Check {
+                    left: Expr::Shape(term.clone()),
+                    op: "==",
+                    right: Expr::Number(1),
+                    text: format!("{term} = 1 (no clause names the {axis} axis)"),
+                });
+            }
+        }
+    }
+    if !clauses.contains(&Clause::Index64) {
+        let threads = || Box::new(Expr::Shape("threads".into()));
+        let mut buffers: Vec<&str> = kernel
+            .params
+            .iter()
+            .filter(|p| p.access.is_some())
+            .map(|p| p.name.as_str())
+            .collect();
+        if buffers.is_empty() {
+            buffers.push("");
+        }
+        for b in buffers {
+            let (left, text) = match b {
+                "" => (*threads(), "threads <= 2147483648".to_string()),
+                b => (
+                    Expr::Sum(threads(), Box::new(Expr::Len(b.into()))),
+                    format!("threads + len({b}) <= 2147483648"),
+                ),
+            };
+            out.push(Clause::Check {
+                left,
+                op: "<=",
+                right: Expr::Number(1 << 31),
+                text: format!("{text} (32-bit indices)"),
+            });
+        }
+    }
+    out
+}
+
+impl Expr {
+    /// Every shape term (`block.x`, `threads`...) in the expression.
+    fn shapes(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Shape(s) => out.push(s.clone()),
+            Expr::Sum(a, b) | Expr::Product(a, b) | Expr::Quotient(a, b) => {
+                a.shapes(out);
+                b.shapes(out);
+            }
+            _ => {}
+        }
+    }
 }
 
 const SHAPES: [&str; 13] = [
@@ -299,12 +482,13 @@ fn factor(t: &[String], at: &mut usize, k: &Kernel) -> Result<Expr, String> {
     }
 }
 
-/// Rust for the value of `e`, a `u128`; `?` where a scalar parameter could be negative.
+/// Rust for the value of `e`, a `u128`, inside a contract check whose buffers are
+/// `course::launch::Span`s; `?` where a scalar parameter could be negative.
 pub fn rust(e: &Expr) -> String {
     match e {
         Expr::Number(n) => format!("{n}u128"),
-        Expr::Param(p) => format!("::course::launch::count(self.name, {p:?}, {p}_)?"),
-        Expr::Len(b) => format!("({b}_.len() as u128)"),
+        Expr::Param(p) => format!("::course::launch::count(name, {p:?}, {p}_)?"),
+        Expr::Len(b) => format!("({b}_.len as u128)"),
         Expr::Shape(s) => format!("::course::launch::shape(&config, {s:?})"),
         Expr::Sum(a, b) => format!("({} + {})", rust(a), rust(b)),
         Expr::Product(a, b) => format!("({} * {})", rust(a), rust(b)),
@@ -342,8 +526,20 @@ mod tests {
             })
             .collect();
         assert_eq!(
-            texts,
+            texts[..3],
             ["n = len(ys) (==)", "n = len(zs) (==)", "threads >= n (>=)"]
+        );
+        assert_eq!(
+            texts[3..],
+            [
+                "grid.y = 1 (no clause names the y axis) (==)",
+                "block.y = 1 (no clause names the y axis) (==)",
+                "grid.z = 1 (no clause names the z axis) (==)",
+                "block.z = 1 (no clause names the z axis) (==)",
+                "threads + len(xs) <= 2147483648 (32-bit indices) (<=)",
+                "threads + len(ys) <= 2147483648 (32-bit indices) (<=)",
+                "threads + len(zs) <= 2147483648 (32-bit indices) (<=)",
+            ]
         );
     }
 
@@ -358,16 +554,57 @@ mod tests {
         );
         assert!(parse("n > 3", &k).unwrap_err().contains("not `a = b`"));
         assert!(parse("n = 3", &k).unwrap_err().contains("no length"));
+        let twice = parse("n = len(xs); n = len(ys)", &k).unwrap_err();
+        assert!(twice.contains("derives `n` a second time"), "{twice}");
+        assert!(
+            parse("zeroed(xs)", &k)
+                .unwrap_err()
+                .contains("not a buffer adder writes")
+        );
+        assert!(
+            parse("aligned(zs, 12)", &k)
+                .unwrap_err()
+                .contains("power of two")
+        );
+        assert!(parse("unsafe:", &k).unwrap_err().contains("reason"));
+    }
+
+    /// A named axis is free; `index64` drops the index bounds.
+    #[test]
+    fn implicit_invariants_follow_the_clauses() {
+        let texts = |contract: &str| -> Vec<String> {
+            parse(contract, &adder())
+                .unwrap()
+                .into_iter()
+                .filter_map(|c| match c {
+                    Clause::Check { text, .. } if text.contains('(') => Some(text),
+                    _ => None,
+                })
+                .collect()
+        };
+        let two_d = texts("n = len(xs); threads.y >= 1; block.z <= 1");
+        assert!(
+            !two_d
+                .iter()
+                .any(|t| t.starts_with("grid.y") || t.starts_with("block.y"))
+        );
+        assert!(two_d.iter().any(|t| t.starts_with("grid.z")));
+        assert!(!two_d.iter().any(|t| t.starts_with("block.z")));
+        let wide = texts("n = len(xs); index64");
+        assert!(!wide.iter().any(|t| t.contains("32-bit")), "{wide:?}");
     }
 
     #[test]
     fn contracts_are_found_by_name_and_prefix() {
         let w = written(
             "// launch adder: n = len(xs)\n// launch image_*: block <= 64\n// launching soon",
-        );
+        )
+        .unwrap();
         assert_eq!(w.len(), 2);
         assert_eq!(for_kernel(&w, "adder").as_deref(), Some("n = len(xs)"));
         assert_eq!(for_kernel(&w, "image_fast").as_deref(), Some("block <= 64"));
         assert_eq!(for_kernel(&w, "other"), None);
+        let e = written("// launch adder n = len(xs)\n").unwrap_err();
+        assert!(e.contains("line 1") && e.contains("not a contract"), "{e}");
     }
 }

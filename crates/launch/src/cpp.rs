@@ -1,7 +1,9 @@
 //! Just enough of the C preprocessor to read the kernels' signatures: comments removed, lines
 //! joined at a backslash, and `#define` macros (object-like and function-like, with `##`)
-//! expanded. Other directives (`#include`, `#pragma`, `#if`) are dropped: the kernels of the
-//! course declare their entry points outside any `#if`.
+//! expanded; `#ifdef`, `#ifndef`, `#if 0`, `#if 1`, `#if defined(X)`, `#elif`, `#else` and
+//! `#endif` keep one branch, as the compiler would with no `-D` options; a condition it cannot
+//! evaluate is an error, never both branches. Other directives (`#include`, `#pragma`) are
+//! dropped.
 
 use std::collections::{HashMap, HashSet};
 
@@ -12,37 +14,109 @@ struct Macro {
 }
 
 /// The text of `source` with its comments and directives removed and its macros expanded.
-pub fn preprocess(source: &str) -> String {
-    let (text, macros) = read(source);
-    expand(&text, &macros, &HashSet::new())
+pub fn preprocess(source: &str) -> Result<String, String> {
+    let (text, macros) = read(source)?;
+    Ok(expand(&text, &macros, &HashSet::new()))
 }
 
 /// `text` with the macros that `source` defines expanded in it.
-pub fn expand_with_macros_of(source: &str, text: &str) -> String {
-    let (_, macros) = read(source);
-    expand(text, &macros, &HashSet::new())
+pub fn expand_with_macros_of(source: &str, text: &str) -> Result<String, String> {
+    let (_, macros) = read(source)?;
+    Ok(expand(text, &macros, &HashSet::new()))
+}
+
+/// One `#if` being read: whether its current branch is kept, and whether any branch was.
+struct Branch {
+    keeping: bool,
+    kept_one: bool,
 }
 
 /// The text of `source` without comments and directives, and the macros it defines.
-fn read(source: &str) -> (String, HashMap<String, Macro>) {
+fn read(source: &str) -> Result<(String, HashMap<String, Macro>), String> {
     let joined = strip_comments(source).replace("\\\n", " ");
     let mut macros = HashMap::new();
     let mut text = String::new();
+    let mut open: Vec<Branch> = Vec::new();
     for line in joined.lines() {
-        let trimmed = line.trim_start();
-        match trimmed.strip_prefix('#') {
-            Some(directive) => {
-                if let Some(def) = directive.trim_start().strip_prefix("define") {
-                    define(def, &mut macros);
-                }
-            }
-            None => {
+        let outer = open.iter().all(|b| b.keeping);
+        let Some(directive) = line.trim_start().strip_prefix('#') else {
+            if outer {
                 text.push_str(line);
-                text.push('\n');
             }
+            text.push('\n'); // the line count stays the file's
+            continue;
+        };
+        let directive = directive.trim_start();
+        let word_end = directive
+            .find(|c: char| !c.is_ascii_alphanumeric())
+            .unwrap_or(directive.len());
+        let (word, rest) = directive.split_at(word_end);
+        let rest = rest.trim();
+        match word {
+            "if" | "ifdef" | "ifndef" => {
+                let holds = outer && condition(word, rest, &macros)?;
+                open.push(Branch {
+                    keeping: holds,
+                    kept_one: holds || !outer,
+                });
+            }
+            "elif" | "else" => {
+                let Some(branch) = open.pop() else {
+                    return Err(format!("`#{word}` without an `#if`"));
+                };
+                let outer = open.iter().all(|b| b.keeping);
+                let holds = !branch.kept_one
+                    && outer
+                    && (word == "else" || condition("if", rest, &macros)?);
+                open.push(Branch {
+                    keeping: holds,
+                    kept_one: branch.kept_one || holds,
+                });
+            }
+            "endif" => {
+                open.pop().ok_or("`#endif` without an `#if`")?;
+            }
+            "define" if outer => define(rest, &mut macros),
+            "undef" if outer => {
+                macros.remove(rest);
+            }
+            _ => {}
         }
     }
-    (text, macros)
+    if !open.is_empty() {
+        return Err("an `#if` has no `#endif`".into());
+    }
+    Ok((text, macros))
+}
+
+/// Whether `#word rest` keeps its branch: `#ifdef X`, `#ifndef X`, `#if 0`, `#if 1`,
+/// `#if defined(X)` and `#if !defined(X)`.
+fn condition(word: &str, rest: &str, macros: &HashMap<String, Macro>) -> Result<bool, String> {
+    let defined = |name: &str| macros.contains_key(name.trim());
+    let unwrap = |t: &str| {
+        t.trim().strip_prefix("defined").map(|d| {
+            d.trim()
+                .trim_start_matches('(')
+                .trim_end_matches(')')
+                .to_string()
+        })
+    };
+    Ok(match (word, rest) {
+        ("ifdef", name) => defined(name),
+        ("ifndef", name) => !defined(name),
+        (_, "0") => false,
+        (_, "1") => true,
+        (_, cond) => match (unwrap(cond), cond.strip_prefix('!').and_then(unwrap)) {
+            (Some(name), _) => defined(&name),
+            (_, Some(name)) => !defined(&name),
+            _ => {
+                return Err(format!(
+                    "the launcher generator cannot evaluate `#if {cond}`: use `#ifdef`, \
+                     `#ifndef`, `#if 0`, `#if 1` or `#if defined(X)`"
+                ));
+            }
+        },
+    })
 }
 
 fn strip_comments(source: &str) -> String {
@@ -54,7 +128,7 @@ fn strip_comments(source: &str) -> String {
         } else if let Some(after) = rest.strip_prefix("/*") {
             rest = after.find("*/").map_or("", |i| &after[i + 2..]);
             out.push(' ');
-        } else if rest.starts_with('"') || rest.starts_with('\'') {
+        } else if rest.starts_with('"') || (rest.starts_with('\'') && !in_number(&out)) {
             let quote = rest.as_bytes()[0];
             let mut end = 1;
             while end < rest.len() && rest.as_bytes()[end] != quote {
@@ -70,6 +144,16 @@ fn strip_comments(source: &str) -> String {
         }
     }
     out
+}
+
+/// Whether `out` ends inside a number, where `'` separates digits (`1'000'000`) instead of
+/// opening a character literal.
+fn in_number(out: &str) -> bool {
+    let token = out
+        .rsplit(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '\'' || c == '.'))
+        .next()
+        .unwrap_or("");
+    token.starts_with(|c: char| c.is_ascii_digit())
 }
 
 fn define(def: &str, macros: &mut HashMap<String, Macro>) {
@@ -231,6 +315,7 @@ mod tests {
                    /* a comment with K(9, 9) */\n\
                    EVERY(K, 64)\n";
         let out = preprocess(src)
+            .unwrap()
             .split_whitespace()
             .collect::<Vec<_>>()
             .join(" ");
@@ -243,5 +328,40 @@ mod tests {
             "{out}"
         );
         assert!(!out.contains("k_9_9"), "{out}");
+    }
+
+    #[test]
+    fn one_branch_of_each_if_is_kept() {
+        let src = "#define WIDE\n\
+                   #ifdef WIDE\nint wide;\n#else\nint narrow;\n#endif\n\
+                   #ifndef ITEMS\n#define ITEMS 16\n#endif\n\
+                   #if 0\nint never;\n#elif defined(WIDE)\nint elif;\n#else\nint other;\n#endif\n\
+                   #if !defined(WIDE)\nint not_wide;\n#endif\n\
+                   int items = ITEMS;\n";
+        let out = preprocess(src).unwrap();
+        for kept in ["int wide;", "int elif;", "int items = 16;"] {
+            assert!(out.contains(kept), "{kept} missing: {out}");
+        }
+        for dropped in ["narrow", "never", "other", "not_wide"] {
+            assert!(!out.contains(dropped), "{dropped} kept: {out}");
+        }
+        let e = preprocess("#if ITEMS > 8\nint x;\n#endif\n").unwrap_err();
+        assert!(e.contains("cannot evaluate `#if ITEMS > 8`"), "{e}");
+        assert!(
+            preprocess("#ifdef X\nint x;\n")
+                .unwrap_err()
+                .contains("no `#endif`")
+        );
+    }
+
+    /// A C++14 digit separator is not the start of a character literal, so a comment after it
+    /// is still a comment.
+    #[test]
+    fn digit_separators_do_not_open_a_character_literal() {
+        let out = preprocess("int n = 1'000; // don't\nint k(int *x) {}\n").unwrap();
+        assert!(!out.contains("don"), "{out}");
+        assert!(out.contains("int k(int *x)"), "{out}");
+        let out = preprocess("char c = 'a'; // it's\nint m;\n").unwrap();
+        assert!(out.contains("'a'") && !out.contains("it"), "{out}");
     }
 }

@@ -99,7 +99,7 @@ fn generate(file: &str) -> Result<String, String> {
 /// The launchers of `source`, the text of kernels/`file`, found at `path`.
 fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String> {
     let kernels = signature::kernels(source).map_err(|e| format!("kernels/{file}: {e}"))?;
-    let written = contract::written(source);
+    let written = contract::written(source).map_err(|e| format!("kernels/{file}: {e}"))?;
     for w in &written {
         let prefix = w.pattern.trim_end_matches('*');
         let exact = !w.pattern.ends_with('*');
@@ -122,7 +122,9 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
     let mut contracts = Vec::new();
     for k in &kernels {
         let clauses = contract::for_kernel(&written, &k.name)
-            .map(|text| cpp::expand_with_macros_of(source, &text));
+            .map(|text| cpp::expand_with_macros_of(source, &text))
+            .transpose()
+            .map_err(|e| format!("kernels/{file}: {e}"))?;
         let key = format!(
             "{}|{}",
             c_signature_params(k),
@@ -151,6 +153,18 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
             ),
             None => None,
         };
+        for k in members {
+            let says_shared = clauses.as_deref().unwrap_or(&[]).iter().any(
+                |c| matches!(c, contract::Clause::Check { text, .. } if text.starts_with("shared")),
+            );
+            if clauses.is_some() && k.body.contains("extern __shared__") && !says_shared {
+                return Err(format!(
+                    "kernels/{file}: {} uses `extern __shared__` but its contract has no \
+                     `shared >= ...` clause",
+                    k.name
+                ));
+            }
+        }
         items.push_str(&launcher_type(
             ty,
             members,
@@ -270,18 +284,23 @@ fn launcher_type(
     clauses: Option<&[contract::Clause]>,
     written: Option<&str>,
 ) -> String {
+    use contract::Clause;
     let k = members[0];
+    let clauses = clauses.unwrap_or(&[]);
     let derived: Vec<&str> = clauses
-        .unwrap_or(&[])
         .iter()
         .filter_map(|c| match c {
-            contract::Clause::Derive { param, .. } => Some(param.as_str()),
+            Clause::Derive { param, .. } => Some(param.as_str()),
             _ => None,
         })
         .collect();
     let mut generics = Vec::new();
     let mut params = Vec::new();
     let mut pushes = Vec::new();
+    // The pure check's parameters and the launcher's arguments to it.
+    let mut check_params = Vec::new();
+    let mut check_args = Vec::new();
+    let mut contexts = Vec::new();
     for (i, p) in k.params.iter().enumerate() {
         let name = format!("{}_", p.name); // never a Rust keyword (`ref`, `type`, `in`...)
         let element = match rust_vector(&p.c_type) {
@@ -291,54 +310,96 @@ fn launcher_type(
             }
             None => rust_scalar(&p.c_type).unwrap_or("()").to_string(),
         };
+        let trait_ = match p.access {
+            Some(Access::Read) => "In",
+            Some(Access::Write) => "Out",
+            None => "",
+        };
         match p.access {
-            Some(Access::Read) => {
-                params.push(format!("{name}: &'a impl ::course::launch::In<{element}>"));
-                pushes.push(format!("::course::launch::In::push_in({name}, &mut args);"));
-            }
-            Some(Access::Write) => {
+            Some(access) => {
+                let (borrow, push) = match access {
+                    Access::Read => ("&'a", "push_in"),
+                    Access::Write => ("&'a mut", "push_out"),
+                };
                 params.push(format!(
-                    "{name}: &'a mut impl ::course::launch::Out<{element}>"
+                    "{name}: {borrow} impl ::course::launch::{trait_}<{element}>"
                 ));
                 pushes.push(format!(
-                    "::course::launch::Out::push_out({name}, &mut args);"
+                    "::course::launch::{trait_}::{push}({name}, &mut args);"
+                ));
+                check_params.push(format!("{name}: ::course::launch::Span"));
+                let needs_address = clauses
+                    .iter()
+                    .any(|c| matches!(c, Clause::Aligned { buffer, .. } if *buffer == p.name));
+                check_args.push(match needs_address {
+                    true => format!("::course::launch::{trait_}::span({name}, stream)"),
+                    false => format!(
+                        "::course::launch::Span::of_len(::course::launch::{trait_}::len({name}))"
+                    ),
+                });
+                contexts.push(format!(
+                    "::course::launch::same_context(self.name, {:?}, \
+                     ::course::launch::{trait_}::context({name}), stream)?;",
+                    p.name
                 ));
             }
             None => {
                 if !derived.contains(&p.name.as_str()) {
                     params.push(format!("{name}: {element}"));
+                    check_params.push(format!("{name}: {element}"));
+                    check_args.push(name.clone());
                 }
                 pushes.push(format!("args.arg(&{name});"));
             }
         }
     }
-    let cooperative = clauses
-        .unwrap_or(&[])
-        .contains(&contract::Clause::Cooperative);
+    let cooperative = clauses.contains(&Clause::Cooperative);
     let mut checks = Vec::new();
-    for c in clauses.unwrap_or(&[]) {
+    let mut derived_types = Vec::new();
+    let mut zeroed = Vec::new();
+    let mut reasons = Vec::new();
+    for c in clauses {
         match c {
-            contract::Clause::Derive { param, value } => {
+            Clause::Derive { param, value } => {
                 let p = k.params.iter().find(|p| p.name == *param);
                 let ty = p.and_then(|p| rust_scalar(&p.c_type)).unwrap_or("i32");
+                derived_types.push(ty);
                 checks.push(format!(
-                    "let {param}_: {ty} = ::course::launch::derive(self.name, {param:?}, {})?;",
+                    "let {param}_: {ty} = ::course::launch::derive(name, {param:?}, {})?;",
                     contract::rust(value)
                 ));
             }
-            contract::Clause::Cooperative => {}
-            contract::Clause::Check {
+            Clause::Cooperative | Clause::Index64 => {}
+            Clause::Check {
                 left,
                 op,
                 right,
                 text,
             } => checks.push(format!(
-                "::course::launch::check(self.name, {text:?}, {}, {op:?}, {})?;",
+                "::course::launch::check(name, {text:?}, {}, {op:?}, {})?;",
                 contract::rust(left),
                 contract::rust(right)
             )),
+            Clause::Aligned {
+                buffer,
+                bytes,
+                text,
+            } => checks.push(format!(
+                "::course::launch::aligned(name, {text:?}, {buffer}_.address, {bytes})?;"
+            )),
+            Clause::Zeroed(buffers) => {
+                for b in buffers {
+                    zeroed.push(format!("::course::launch::Out::zero({b}_, stream)?;"));
+                }
+            }
+            Clause::Unsafe(reason) => reasons.push(reason.clone()),
         }
     }
+    let derived_list = derived
+        .iter()
+        .map(|d| format!("{d}_"))
+        .collect::<Vec<_>>()
+        .join(", ");
     let generics = if generics.is_empty() {
         String::new()
     } else {
@@ -346,17 +407,32 @@ fn launcher_type(
     };
     let names: Vec<String> = members.iter().map(|k| format!("`{}`", k.name)).collect();
     let (unsafety, doc, safety) = match written {
-        Some(text) => (
+        Some(text) if reasons.is_empty() => (
             "",
             format!(
                 "    /// Launches the kernel on `stream` after checking its contract, as\n\
-                 /// `kernels/{file}` states it: `{text}`; a launch that breaks it is refused with\n\
+                 /// `kernels/{file}` states it: `{text}`, and the invariants every launch\n\
+                 /// gets (see [`Self::contract`]); a launch that breaks one is refused with\n\
                  /// [`::course::launch::LaunchError::Broken`]. A block larger than the kernel's\n\
                  /// `__launch_bounds__`, or more dynamic shared memory than its limit, the driver\n\
                  /// refuses ([`::course::launch::LaunchError::Driver`]) before anything runs.\n"
             ),
             "// SAFETY: the argument types are the kernel's, and the contract under which it\n\
              // stays inside its buffers was checked above.",
+        ),
+        Some(text) => (
+            "unsafe ",
+            format!(
+                "    /// Launches the kernel on `stream` after checking its contract, as\n\
+                 /// `kernels/{file}` states it: `{text}`.\n\
+                 ///\n\
+                 /// # Safety\n\
+                 /// The contract is checked, but where the kernel writes also depends on what\n\
+                 /// a buffer holds, which no check before the launch can see: {}.\n",
+                reasons.join("; ")
+            ),
+            "// SAFETY: the argument types are the kernel's, the contract was checked above, and\n\
+             // the caller keeps what the safety section says.",
         ),
         None => (
             "unsafe ",
@@ -370,6 +446,43 @@ fn launcher_type(
             "// SAFETY: the argument types are the kernel's; the caller keeps the contract above.",
         ),
     };
+    let contract_fn = match written {
+        Some(text) => format!(
+            "    /// The contract of `kernels/{file}` alone, on the launch's shape, the buffers'\n\
+             /// lengths and addresses and the scalar arguments, without a GPU: `{text}`, then the\n\
+             /// invariants every launch gets (unused axes 1; 32-bit indices that cannot\n\
+             /// overflow, unless `index64`). It returns the derived scalars, or the clause a\n\
+             /// launch breaks; `launch` calls it first.\n\
+             pub fn contract(\n\
+                 name: &'static str,\n\
+                 config: &::cudarc::driver::LaunchConfig,\n\
+                 {check_params}\n\
+             ) -> ::std::result::Result<({derived_tys}), ::course::launch::LaunchError> {{\n\
+                 {checks}\n\
+                 Ok(({derived_list}{comma}))\n\
+             }}\n",
+            check_params = check_params.join(",\n"),
+            derived_tys = derived_types
+                .iter()
+                .map(|t| format!("{t},"))
+                .collect::<String>(),
+            checks = checks.join("\n"),
+            comma = if derived.len() == 1 { "," } else { "" },
+        ),
+        None => String::new(),
+    };
+    let run_contract = match written {
+        Some(_) => format!(
+            "let ({derived_list}{comma}) = Self::contract(self.name, &config, {args})?;\n\
+             {contexts}\n\
+             {zeroed}",
+            comma = if derived.len() == 1 { "," } else { "" },
+            args = check_args.join(", "),
+            contexts = contexts.join("\n"),
+            zeroed = zeroed.join("\n"),
+        ),
+        None => contexts.join("\n"),
+    };
     format!(
         "/// The launcher of {names} of `kernels/{file}`: `{sig}`.\n\
          #[allow(non_camel_case_types, dead_code)]\n\
@@ -379,11 +492,12 @@ fn launcher_type(
              /// Its name, for messages.\n\
              pub name: &'static str,\n\
          }}\n\
-         #[allow(dead_code, clippy::too_many_arguments)]\n\
+         #[allow(dead_code, clippy::too_many_arguments, unused_parens)]\n\
          impl {ty} {{\n\
              fn new(function: ::cudarc::driver::CudaFunction, name: &'static str) -> Self {{\n\
                  {ty} {{ function, name }}\n\
              }}\n\
+         {contract_fn}\
          {doc}\
              pub {unsafety}fn launch<'a{generics}>(\n\
                  &'a self,\n\
@@ -392,7 +506,7 @@ fn launcher_type(
                  {params}\n\
              ) -> ::std::result::Result<(), ::course::launch::LaunchError> {{\n\
                  use ::cudarc::driver::PushKernelArg as _;\n\
-                 {checks}\n\
+                 {run_contract}\n\
                  let mut args = stream.launch_builder(&self.function);\n\
                  {pushes}\n\
                  {safety}\n\
@@ -410,7 +524,6 @@ fn launcher_type(
             "launch"
         },
         params = params.join(",\n"),
-        checks = checks.join("\n"),
         pushes = pushes.join("\n"),
     )
 }
@@ -441,7 +554,8 @@ mod tests {
             !adder.contains("n_: i32,"),
             "n is derived, not passed: {adder}"
         );
-        assert!(adder.contains("::course::launch::derive(self.name, \"n\", (xs_.len() as u128))?"));
+        assert!(adder.contains("::course::launch::derive(name, \"n\", (xs_.len as u128))?"));
+        assert!(adder.contains("pub fn contract("), "{adder}");
         for clause in [
             "n = len(ys)",
             "n = len(zs)",
@@ -458,6 +572,27 @@ mod tests {
             !off_by_one.contains("::course::launch::check("),
             "{off_by_one}"
         );
+    }
+
+    /// Every kernel file of the course generates, whatever its contracts say.
+    #[test]
+    fn every_kernel_file_generates() {
+        every_file().unwrap_or_else(|e| panic!("{e}"));
+    }
+
+    /// A parameter derived twice, or a kernel with `extern __shared__` and no `shared`
+    /// clause, is a compile error with a sentence saying so.
+    #[test]
+    fn unsound_contracts_are_compile_errors() {
+        let twice = "// launch pass: n = len(keys_in) = len(keys_out); n = len(values_in)\n\
+            extern \"C\" __global__ void pass(const unsigned *keys_in, unsigned *keys_out,\n\
+            const unsigned *values_in, int n) { }\n";
+        let e = generate_from("t.cu", "t.cu", twice).unwrap_err();
+        assert!(e.contains("derives `n` a second time"), "{e}");
+        let shared = "// launch tiles: n = len(x); threads >= n\n\
+            extern \"C\" __global__ void tiles(float *x, int n) { extern __shared__ float t[]; }\n";
+        let e = generate_from("t.cu", "t.cu", shared).unwrap_err();
+        assert!(e.contains("no `shared >= ...` clause"), "{e}");
     }
 
     #[test]

@@ -30,6 +30,8 @@ pub struct Kernel {
     /// `__launch_bounds__(N)`: the most threads per block it may be launched with.
     pub launch_bounds: Option<u32>,
     pub params: Vec<Param>,
+    /// The text of its body, between its braces, after the preprocessor.
+    pub body: String,
 }
 
 /// The Rust type of a C scalar type, or `None` when the course has no such scalar.
@@ -73,18 +75,23 @@ pub fn ptx_kind(param: &Param) -> &'static str {
     }
 }
 
-/// Every `extern "C" __global__` function defined in `source` (a kernel file's text).
+/// Every `extern "C" __global__` function defined in `source` (a kernel file's text), whether
+/// each says `extern "C"` itself or stands in an `extern "C" { }` block. Anything between
+/// `__global__` and the name other than `void` and `__launch_bounds__(...)` is an error, so that
+/// no kernel is skipped unseen.
 pub fn kernels(source: &str) -> Result<Vec<Kernel>, String> {
-    let text = crate::cpp::preprocess(source);
+    let text = crate::cpp::preprocess(source)?;
     let typedefs = typedefs(&text);
+    let blocks = extern_c_blocks(&text);
     let mut found = Vec::new();
     let mut from = 0;
     while let Some(at) = text[from..].find("__global__") {
         let at = from + at;
         from = at + "__global__".len();
         let before = &text[..at];
-        let declaration_start = before.rfind([';', '}']).map_or(0, |i| i + 1);
-        if !before[declaration_start..].contains("extern \"C\"") {
+        let declaration_start = before.rfind([';', '}', '{']).map_or(0, |i| i + 1);
+        let in_block = blocks.iter().any(|&(open, close)| open < at && at < close);
+        if !in_block && !before[declaration_start..].contains("extern \"C\"") {
             continue; // a template or a static kernel: no name a host can launch it by
         }
         let mut rest = text[from..].trim_start();
@@ -114,9 +121,22 @@ pub fn kernels(source: &str) -> Result<Vec<Kernel>, String> {
                 snippet(rest)
             ));
         }
+        if name.starts_with("__") {
+            return Err(format!(
+                "`{name}` before a kernel's name: the launcher generator knows only \
+                 `__launch_bounds__`, and would not know what the attribute asks of a launch"
+            ));
+        }
         let (list, end) = parenthesised(rest)?;
-        if !rest[end..].trim_start().starts_with('{') {
+        let after = rest[end..].trim_start();
+        if after.starts_with(';') {
             continue; // a declaration: the definition comes later
+        }
+        if !after.starts_with('{') {
+            return Err(format!(
+                "kernel {name}: expected its body after the parameters, found `{}`",
+                snippet(after)
+            ));
         }
         let params = list
             .split(',')
@@ -124,13 +144,53 @@ pub fn kernels(source: &str) -> Result<Vec<Kernel>, String> {
             .filter(|p| !p.is_empty() && *p != "void")
             .map(|p| param(p, &typedefs).map_err(|e| format!("kernel {name}: {e}")))
             .collect::<Result<Vec<_>, _>>()?;
+        let body_start = text.len() - after.len();
+        let body_end = matching_brace(&text, body_start)
+            .ok_or_else(|| format!("kernel {name}: its body has no closing brace"))?;
         found.push(Kernel {
             name,
             launch_bounds,
             params,
+            body: text[body_start + 1..body_end].to_string(),
         });
     }
     Ok(found)
+}
+
+/// The index of the `}` that closes the `{` at `open`.
+fn matching_brace(text: &str, open: usize) -> Option<usize> {
+    let mut depth = 0;
+    for (i, c) in text[open..].char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some(open + i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// The spans (from `{` to `}`) of every `extern "C" { ... }` block.
+fn extern_c_blocks(text: &str) -> Vec<(usize, usize)> {
+    let mut blocks = Vec::new();
+    let mut from = 0;
+    while let Some(at) = text[from..].find("extern \"C\"") {
+        let after = from + at + "extern \"C\"".len();
+        from = after;
+        let rest = &text[after..];
+        if rest.trim_start().starts_with('{') {
+            let open = after + (rest.len() - rest.trim_start().len());
+            if let Some(close) = matching_brace(text, open) {
+                blocks.push((open, close));
+            }
+        }
+    }
+    blocks
 }
 
 fn snippet(text: &str) -> &str {
@@ -280,5 +340,27 @@ mod tests {
                 assert_eq!(names.len(), ks.len(), "{}", path.display());
             }
         }
+    }
+
+    /// Every kernel of an `extern "C" { }` block is found, not only the first.
+    #[test]
+    fn kernels_in_an_extern_c_block() {
+        let ks = kernels(
+            "extern \"C\" {\n__global__ void first(int *x) { }\n\
+             __global__ void second(const float *y, int n) { if (n) { } }\n}\n",
+        )
+        .unwrap();
+        let names: Vec<_> = ks.iter().map(|k| k.name.as_str()).collect();
+        assert_eq!(names, ["first", "second"]);
+        assert_eq!(ks[1].body.trim(), "if (n) { }");
+    }
+
+    /// An attribute the generator does not know stops it, instead of hiding the kernel.
+    #[test]
+    fn an_unknown_attribute_is_an_error() {
+        let e =
+            kernels("extern \"C\" __global__ void __cluster_dims__(2, 1, 1) pairs(int *x) { }\n")
+                .unwrap_err();
+        assert!(e.contains("`__cluster_dims__`"), "{e}");
     }
 }
