@@ -11,6 +11,7 @@
 
 pub mod cases;
 pub mod compare;
+pub mod limits;
 pub mod mutants;
 
 pub use cases::{Case, find_cases};

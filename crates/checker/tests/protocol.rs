@@ -97,3 +97,30 @@ fn durations_in_milliseconds() {
     assert_eq!(parse_duration_ms("3.41", "x"), None);
     assert_eq!(parse_duration_ms("fast", "ms"), None);
 }
+
+#[test]
+fn the_skips_are_named_by_their_exit_status() {
+    assert_eq!(Missing::from_exit_status(EXIT_NO_GPU), Some(Missing::Gpu));
+    assert_eq!(
+        Missing::from_exit_status(EXIT_TOO_LITTLE_MEMORY),
+        Some(Missing::GpuMemory)
+    );
+    assert_eq!(
+        Missing::from_exit_status(EXIT_TOO_FEW_GPUS),
+        Some(Missing::MoreGpus)
+    );
+    assert_eq!(
+        Missing::GpuMemory.skip("x needs 4 GiB").unwrap(),
+        "too little GPU memory: x needs 4 GiB"
+    );
+    // A failure is never a skip.
+    for code in [0, EXIT_CUDA_FAILED, EXIT_BAD_ARGUMENT, 101, 124, 137, -1] {
+        assert_eq!(Missing::from_exit_status(code), None, "{code}");
+    }
+    // Each status is its own.
+    let codes = [EXIT_NO_GPU, EXIT_TOO_LITTLE_MEMORY, EXIT_TOO_FEW_GPUS];
+    for (i, a) in codes.iter().enumerate() {
+        assert!(codes[i + 1..].iter().all(|b| a != b));
+        assert!(![0, EXIT_CUDA_FAILED, EXIT_BAD_ARGUMENT].contains(a));
+    }
+}

@@ -2,7 +2,9 @@
 //!
 //! Each `*.txt` beside a program is a case (see the `checker` crate for the format and for what
 //! the comparison ignores). GPU programs on a machine without a GPU are reported as ignored,
-//! with the reason, and counted in the summary; they are never reported as passed.
+//! with the reason, and counted in the summary; they are never reported as passed. So is a
+//! GPU program whose problem needs more memory than the GPU has free (`too little GPU
+//! memory: ...`, exit status 78) and a run that asks for more GPUs than there are.
 //! `BLESS=1 cargo test -p course --test outputs` rewrites the CPU cases from a fresh run.
 //!
 //! Each CPU program that takes `--seed` is run a second time on a fresh seed, and every verdict
@@ -27,14 +29,6 @@ fn bin_dir() -> PathBuf {
         .and_then(Path::parent)
         .expect("target/<profile>")
         .to_path_buf()
-}
-
-/// How many GPUs the driver sees (0 without a driver); no context is made.
-fn gpu_count() -> i32 {
-    if !unsafe { cudarc::driver::sys::is_culib_present() } {
-        return 0;
-    }
-    cudarc::driver::CudaContext::device_count().unwrap_or(0)
 }
 
 /// Numbers the output comparisons masked, over all cases.
@@ -75,21 +69,19 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             return Ok(Completion::Completed);
         }
         let run = case.run(&bin_dir(), &[])?;
-        if run.skipped_for_no_gpu() {
+        // No GPU (77), too little GPU memory (78), too few GPUs (79): a skip with its name,
+        // unless the case's recording shows that very refusal.
+        if let Some(missing) = case.skip(&run) {
             if !case.gpu {
                 return Err(format!(
-                    "{} is not a GPU case but its program asked for a GPU",
-                    case.name
+                    "{} is not a GPU case but its program asked for a GPU ({})",
+                    case.name,
+                    missing.label()
                 )
                 .into());
             }
             // The program's last line says why (`Error: this program needs an NVIDIA GPU, ...`).
-            let why = run.printed.trim().lines().last().unwrap_or_default();
-            let missing = match gpu_count() {
-                0 => Missing::Gpu,
-                _ => Missing::MoreGpus,
-            };
-            let why = missing.skip(why.trim_start_matches("Error: "))?;
+            let why = missing.skip(run.last_sentence())?;
             return Ok(Completion::ignored_with(why));
         }
         if std::env::var_os("BLESS").is_some() && !case.gpu && !case.host {

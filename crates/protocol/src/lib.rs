@@ -7,15 +7,27 @@
 //! | 0 | the program ran (its verdict lines say whether its results are right) |
 //! | [`EXIT_CUDA_FAILED`] = 1 | a CUDA call failed; the message names it |
 //! | [`EXIT_BAD_ARGUMENT`] = 2 | a bad argument; one sentence says which |
-//! | [`EXIT_NO_GPU`] = 77 | the program needs a GPU and found none: the tests count it as skipped |
+//! | [`EXIT_NO_GPU`] = 77 | the program needs a GPU and this machine has none (no libcuda, or a driver that sees no device): the tests count it as skipped, the GPU check as failed |
+//! | [`EXIT_TOO_LITTLE_MEMORY`] = 78 | the GPU has too little free memory for the problem's size: a skip with its name, in the tests and the GPU check |
+//! | [`EXIT_TOO_FEW_GPUS`] = 79 | the run asks for more GPUs than the machine has: a skip with its name, in the tests and the GPU check |
+//!
+//! Any other failure to open a GPU (a driver too old, a device busy in exclusive-process mode)
+//! is [`EXIT_CUDA_FAILED`], never a skip. [`Missing::from_exit_status`] names the skips.
 
 /// Exit status of a program whose CUDA call failed.
 pub const EXIT_CUDA_FAILED: i32 = 1;
 /// Exit status of a program given a bad argument.
 pub const EXIT_BAD_ARGUMENT: i32 = 2;
-/// Exit status of a program that needs a GPU and finds none (the automake convention for a
-/// skipped test).
+/// Exit status of a program that needs a GPU on a machine that has none: no NVIDIA driver
+/// (libcuda), or one that finds no device (`CUDA_ERROR_NO_DEVICE`). The automake convention for
+/// a skipped test; the GPU check, which runs only where there is a GPU, counts it as failed.
 pub const EXIT_NO_GPU: i32 = 77;
+/// Exit status of a program whose problem needs more GPU memory than the GPU has free
+/// (`course::gpu::ensure_memory`): a skip with its name, `too little GPU memory`.
+pub const EXIT_TOO_LITTLE_MEMORY: i32 = 78;
+/// Exit status of a run that asks for more GPUs than the machine has: a skip with its name,
+/// `too few GPUs`.
+pub const EXIT_TOO_FEW_GPUS: i32 = 79;
 
 /// Set (to a file's path) by the GPU check: programs append a [`Metric`] line for each timed
 /// measurement with a rate.
@@ -35,6 +47,11 @@ pub const KERNELS_VAR: &str = "COURSE_KERNELS";
 /// Set (to `MAJOR.MINOR`) by a case or a learner: the floors of `course::floor` are looked up
 /// for that compute capability instead of the device's (`99.0`: a GPU their table lacks).
 pub const COMPUTE_CAPABILITY_VAR: &str = "COURSE_COMPUTE_CAPABILITY";
+
+/// Set (to a number of GiB, such as `1` or `0.5`) by a case or a learner: the GPU's free memory
+/// counts as at most that much (`course::gpu::ensure_memory`), to show what a program does on
+/// a smaller card.
+pub const PRETEND_GPU_MEMORY_VAR: &str = "COURSE_PRETEND_GPU_MEMORY_GIB";
 
 /// What a floor line says, after its label and `: `, on a GPU that `course::floor`'s table does
 /// not list; the checker accepts such a line as not known (`checker::compare::not_known`).
@@ -219,6 +236,8 @@ pub enum Missing {
     Gpu,
     /// More GPUs than this machine has (a program that spreads its work over two).
     MoreGpus,
+    /// More free GPU memory than the GPU has (a problem too large for this card).
+    GpuMemory,
     /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
     Nvrtc,
     /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
@@ -237,10 +256,22 @@ impl Missing {
         match self {
             Missing::Gpu => "no GPU",
             Missing::MoreGpus => "too few GPUs",
+            Missing::GpuMemory => "too little GPU memory",
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
             Missing::Recording => "not recorded yet",
+        }
+    }
+
+    /// What a program's exit status says it lacked, when the status is one of the skips:
+    /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`] or [`EXIT_TOO_FEW_GPUS`].
+    pub fn from_exit_status(code: i32) -> Option<Missing> {
+        match code {
+            EXIT_NO_GPU => Some(Missing::Gpu),
+            EXIT_TOO_LITTLE_MEMORY => Some(Missing::GpuMemory),
+            EXIT_TOO_FEW_GPUS => Some(Missing::MoreGpus),
+            _ => None,
         }
     }
 

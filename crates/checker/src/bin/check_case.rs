@@ -49,8 +49,12 @@ fn main() {
         let root = std::fs::canonicalize(&root).unwrap_or(root.clone());
         let outcome = Case::read(&path, &root).and_then(|case| {
             let run = case.run(&bin_dir, &[])?;
-            if run.skipped_for_no_gpu() {
-                return Ok(format!("skipped (no GPU): {}", run.printed.trim()));
+            if let Some(missing) = case.skip(&run) {
+                return Ok(format!(
+                    "skipped ({}): {}",
+                    missing.label(),
+                    run.last_sentence()
+                ));
             }
             if bless && !case.gpu {
                 case.bless(&run.printed)?;

@@ -20,18 +20,25 @@
 //! `figures/` the pictures programs draw of their GPU results; with
 //! `--sanitize`, `sanitizer.txt`. `--results-from DIR` only rewrites `DIR/results.md` from the
 //! metrics of an earlier run.
+//!
+//! Every run has a time limit (`checker::limits`: 300 s for a program, 150 s under a sanitizer
+//! tool, longer for the cases listed there); a run still going at its limit is stopped and fails
+//! its case, and the check goes on. The GPU check runs only where there is a GPU, so a program
+//! that says it found none (exit status 77) fails its case; the one skip with a name that it
+//! allows is a problem too large for this card (`too little GPU memory`, 78), and a run that
+//! asks for more GPUs than there are (`too few GPUs`, 79).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use checker::limits;
 use checker::{Case, compare, find_cases};
+use protocol::Missing;
 
 /// The program that measures the ceilings (copy bandwidth, SGEMM rate) every share is of.
 const CEILINGS: &str = "ceilings";
 const SANITIZER_TOOLS: [&str; 4] = ["memcheck", "racecheck", "synccheck", "initcheck"];
-/// Seconds one sanitizer run may take (`GPU_CHECK_TIMEOUT` overrides).
-const TIMEOUT_S: &str = "150";
 /// Sanitizer runs at once (`GPU_CHECK_JOBS` overrides).
 const SANITIZER_JOBS: usize = 12;
 
@@ -39,10 +46,69 @@ fn setting(name: &str, default: &str) -> String {
     std::env::var(name).unwrap_or_else(|_| default.to_string())
 }
 
+#[derive(Default)]
 struct Tally {
     passed: usize,
     failed: Vec<String>,
-    skipped: Vec<String>,
+    /// Of the failed, those whose program said it found no GPU (exit status 77).
+    no_gpu: usize,
+    /// The skips allowed, each with what it lacked: too little GPU memory, too few GPUs.
+    skipped: Vec<(Missing, String)>,
+}
+
+impl Tally {
+    /// The last lines: the skips by reason, the failures, and the counts.
+    fn summary(&self) -> String {
+        let mut lines = Vec::new();
+        for missing in [Missing::GpuMemory, Missing::MoreGpus] {
+            let names: Vec<&str> = self
+                .skipped
+                .iter()
+                .filter(|(m, _)| *m == missing)
+                .map(|(_, name)| name.as_str())
+                .collect();
+            if !names.is_empty() {
+                lines.push(format!(
+                    "skipped ({}): {}",
+                    missing.label(),
+                    names.join(", ")
+                ));
+            }
+        }
+        if !self.failed.is_empty() {
+            lines.push(format!("failed: {}", self.failed.join(", ")));
+        }
+        let no_gpu = match self.no_gpu {
+            0 => String::new(),
+            n => format!(
+                " ({n} of them found no GPU: on the GPU machine, a skip for want of a GPU is a failure)"
+            ),
+        };
+        let skipped = match self.skipped.len() {
+            0 => String::new(),
+            _ => " (named above; skipped is not passed)".into(),
+        };
+        lines.push(format!(
+            "{} passed, {} failed{no_gpu}, {} skipped{skipped}",
+            self.passed,
+            self.failed.len(),
+            self.skipped.len()
+        ));
+        lines.join("\n")
+    }
+}
+
+/// The line for a case whose program stopped with a skip's exit status: a failure when it
+/// found no GPU (the GPU check runs only where there is one), else a skip with its name.
+fn skipped_or_failed(tally: &mut Tally, missing: Missing, name: &str, sentence: &str) -> String {
+    if missing == Missing::Gpu {
+        tally.failed.push(name.to_string());
+        tally.no_gpu += 1;
+        format!("FAILED {name}: the program found no GPU on the GPU machine: {sentence}")
+    } else {
+        tally.skipped.push((missing, name.to_string()));
+        format!("skipped ({}) {name}: {sentence}", missing.label())
+    }
 }
 
 fn main() {
@@ -64,6 +130,10 @@ fn main() {
         .and_then(|i| args.get(i + 1))
         .map(PathBuf::from)
         .unwrap_or_else(|| PathBuf::from("gpu-check-out"));
+    if let Err(why) = limits::check_settings() {
+        eprintln!("Error: {why}.");
+        std::process::exit(2);
+    }
     if let Some(bad) = args.iter().find(|a| {
         a.starts_with("--") && !["--sanitize", "--mutations", "--out"].contains(&a.as_str())
     }) {
@@ -110,13 +180,7 @@ fn main() {
                 std::process::exit(1)
             });
         let (tally, lines) = run_sanitizer(&cases, &bin_dir, &expected);
-        let summary = format!(
-            "{}\n{} passed, {} failed, {} skipped\n",
-            lines.join("\n"),
-            tally.passed,
-            tally.failed.len(),
-            tally.skipped.len()
-        );
+        let summary = format!("{}\n{}\n", lines.join("\n"), tally.summary());
         if let Err(e) = std::fs::write(out.join("sanitizer.txt"), summary) {
             eprintln!("Error: cannot write sanitizer.txt: {e}.");
         }
@@ -126,18 +190,7 @@ fn main() {
         write_results(&out);
         tally
     };
-    if !tally.skipped.is_empty() {
-        println!("skipped (no GPU): {}", tally.skipped.join(", "));
-    }
-    if !tally.failed.is_empty() {
-        println!("failed: {}", tally.failed.join(", "));
-    }
-    println!(
-        "{} passed, {} failed, {} skipped",
-        tally.passed,
-        tally.failed.len(),
-        tally.skipped.len()
-    );
+    println!("{}", tally.summary());
     std::process::exit(if tally.failed.is_empty() { 0 } else { 1 });
 }
 
@@ -157,11 +210,7 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
     let figures = out.join("figures");
     let _ = std::fs::create_dir_all(&figures);
     let figures_env = figures.to_string_lossy().into_owned();
-    let mut tally = Tally {
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut tally = Tally::default();
     for case in cases {
         // A correctness-only case times awkward sizes: its rows stay out of the results table.
         let mut env = vec![(protocol::FIGURES_VAR, figures_env.as_str())];
@@ -185,11 +234,6 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
             let _ = std::fs::create_dir_all(dir);
         }
         let _ = std::fs::write(&saved, format!("{}\n{}", case.command_line(), run.printed));
-        if run.skipped_for_no_gpu() {
-            println!("skipped {}: {}", case.name, run.printed.trim());
-            tally.skipped.push(case.name.clone());
-            continue;
-        }
         // A case file that holds only its command line: this run is its first recording.
         if case.expected.trim().is_empty() {
             println!(
@@ -198,6 +242,11 @@ fn run_outputs(cases: &[Case], bin_dir: &Path, out: &Path) -> Tally {
                 saved.display()
             );
             tally.failed.push(case.name.clone());
+            continue;
+        }
+        if let Some(missing) = case.skip(&run) {
+            let line = skipped_or_failed(&mut tally, missing, &case.name, run.last_sentence());
+            println!("{line}");
             continue;
         }
         // The verdicts must also hold on fresh inputs, not only on the book's.
@@ -236,13 +285,14 @@ fn case_env(case: &Case) -> Vec<(&str, String)> {
         .collect()
 }
 
-/// Runs `command` with `env`, killed after `GPU_CHECK_TIMEOUT` seconds: its exit status (124
-/// when the time-out killed it, -1 when it could not start) and what it printed, standard
-/// output then standard error.
-fn run_timed(command: &[String], env: &[(&str, String)]) -> (i32, String) {
-    let timeout = setting("GPU_CHECK_TIMEOUT", TIMEOUT_S);
+/// Runs `command` with `env`, killed after `limit` seconds: its exit status (124 when the
+/// time-out stopped it, 137 when it had to kill it, -1 when it could not start) and what it
+/// printed, standard output then standard error. `timeout` stops the processes it started too
+/// (compute-sanitizer's target).
+fn run_timed(command: &[String], env: &[(&str, String)], limit: u64) -> (i32, String) {
     let mut cmd = Command::new("timeout");
-    cmd.arg(&timeout).args(command);
+    cmd.args(["--kill-after=10", &limit.to_string()])
+        .args(command);
     for (k, v) in env {
         cmd.env(k, v);
     }
@@ -265,6 +315,7 @@ fn run_under_sanitizer(
     tool: &str,
     command: &[String],
     env: &[(&str, String)],
+    limit: u64,
 ) -> (i32, String, String) {
     let mut under: Vec<String> = [
         "compute-sanitizer",
@@ -279,11 +330,10 @@ fn run_under_sanitizer(
     // The programs then time each step once: see course::gpu::sanitizing.
     let mut env = env.to_vec();
     env.push((protocol::SANITIZE_VAR, "1".into()));
-    let (code, text) = run_timed(&under, &env);
+    let (code, text) = run_timed(&under, &env, limit);
     let summary = text
         .lines()
-        .filter(|l| l.contains("SUMMARY"))
-        .next_back()
+        .rfind(|l| l.contains("SUMMARY"))
         .map(|l| l.trim_start_matches("========= ").trim().to_string())
         .unwrap_or_else(|| "no summary".into());
     (code, text, summary)
@@ -291,11 +341,7 @@ fn run_under_sanitizer(
 
 /// Every kernel mutation of the bundle, on the case it names: see `checker::mutants`.
 fn run_mutants(cases: &[Case], bin_dir: &Path, mutants_dir: &Path, out: &Path) -> Tally {
-    let mut tally = Tally {
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut tally = Tally::default();
     let mut dirs: Vec<PathBuf> = std::fs::read_dir(mutants_dir)
         .map(|d| {
             d.flatten()
@@ -321,12 +367,20 @@ fn run_mutants(cases: &[Case], bin_dir: &Path, mutants_dir: &Path, out: &Path) -
             command.extend(case.args.iter().cloned());
             let mut env = case_env(case);
             env.push((protocol::KERNELS_VAR, m.dir.to_string_lossy().into_owned()));
-            let (code, printed) = run_timed(&command, &env);
-            let finished = Some(code).filter(|c| ![124, 137, -1].contains(c));
+            let limit = case.limit_s();
+            let (code, printed) = run_timed(&command, &env, limit);
+            if [124, 137].contains(&code) {
+                return Err(format!(
+                    "{} on {}: still running after {limit} s (the limit for this case)",
+                    m.name, m.case
+                ));
+            }
+            let finished = Some(code).filter(|c| *c != -1);
             let mut said = checker::mutants::caught(&case.expected, &printed, finished, &m.expect)
                 .map_err(|why| format!("{} on {}: {why}", m.name, m.case))?;
             if let Some(tool) = &m.sanitizer {
-                let (code, _, summary) = run_under_sanitizer(tool, &command, &env);
+                let limit = limits::sanitizer_limit_s(&case.name, tool);
+                let (code, _, summary) = run_under_sanitizer(tool, &command, &env, limit);
                 if code != 99 || errors_counted(&summary).is_none_or(|n| n == 0) {
                     return Err(format!(
                         "{} on {}: {tool} reported nothing ({summary})",
@@ -452,22 +506,22 @@ fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[Finding]) -> (Tally
             });
         }
     });
-    let mut tally = Tally {
-        passed: 0,
-        failed: Vec::new(),
-        skipped: Vec::new(),
-    };
+    let mut tally = Tally::default();
     let mut lines = Vec::new();
     for (outcome, text) in results.into_inner().unwrap() {
         lines.push(text.lines().next().unwrap_or_default().to_string());
         match outcome {
             Outcome::Passed => tally.passed += 1,
             Outcome::Failed(label) => tally.failed.push(label),
-            Outcome::Skipped(label) => tally.skipped.push(label),
+            Outcome::NoGpu(label) => {
+                tally.failed.push(label);
+                tally.no_gpu += 1;
+            }
+            Outcome::Skipped(missing, label) => tally.skipped.push((missing, label)),
         }
     }
     tally.failed.sort();
-    tally.skipped.sort();
+    tally.skipped.sort_by(|a, b| a.1.cmp(&b.1));
     lines.sort_by(|a, b| a.get(7..).cmp(&b.get(7..)));
     (tally, lines)
 }
@@ -475,7 +529,10 @@ fn run_sanitizer(cases: &[Case], bin_dir: &Path, expected: &[Finding]) -> (Tally
 enum Outcome {
     Passed,
     Failed(String),
-    Skipped(String),
+    /// A failure: the program found no GPU on the GPU machine.
+    NoGpu(String),
+    /// A skip with its name: too little GPU memory, too few GPUs.
+    Skipped(Missing, String),
 }
 
 fn sanitize_one(
@@ -487,26 +544,45 @@ fn sanitize_one(
     let label = format!("{} under {tool}", case.name);
     let mut command = vec![bin_dir.join(&case.bin).to_string_lossy().into_owned()];
     command.extend(case.args.iter().cloned());
-    let (code, text, summary) = run_under_sanitizer(tool, &command, &case_env(case));
+    let limit = limits::sanitizer_limit_s(&case.name, tool);
+    let (code, text, summary) = run_under_sanitizer(tool, &command, &case_env(case), limit);
     let wanted = expected
         .iter()
         .find(|f| f.program == case.bin && f.tool == tool);
-    if let (99, Some(f)) = (code, wanted) {
-        if !f.matches(&summary, &text) {
-            return (
-                Outcome::Failed(label.clone()),
-                format!(
-                    "FAILED {label}: expected {} error(s) reporting `{}`, found {summary}",
-                    f.errors, f.kind
-                ),
-            );
-        }
+    if let (99, Some(f)) = (code, wanted)
+        && !f.matches(&summary, &text)
+    {
+        return (
+            Outcome::Failed(label.clone()),
+            format!(
+                "FAILED {label}: expected {} error(s) reporting `{}`, found {summary}",
+                f.errors, f.kind
+            ),
+        );
     }
+    // The program's own sentence, when it stopped with one of the skips' statuses.
+    let sentence = || {
+        let run = checker::cases::Run {
+            code,
+            printed: text.clone(),
+        };
+        run.last_sentence().to_string()
+    };
     match (code, wanted.is_some()) {
         (checker::EXIT_NO_GPU, _) => (
-            Outcome::Skipped(label.clone()),
-            format!("skipped {label}: no GPU"),
+            Outcome::NoGpu(label.clone()),
+            format!(
+                "FAILED {label}: the program found no GPU on the GPU machine: {}",
+                sentence()
+            ),
         ),
+        (code, _) if Missing::from_exit_status(code).is_some() => {
+            let missing = Missing::from_exit_status(code).unwrap();
+            (
+                Outcome::Skipped(missing, label.clone()),
+                format!("skipped ({}) {label}: {}", missing.label(), sentence()),
+            )
+        }
         (0, false) => (Outcome::Passed, format!("clean  {label} ({summary})")),
         (99, true) => (
             Outcome::Passed,
@@ -516,11 +592,10 @@ fn sanitize_one(
             Outcome::Failed(label.clone()),
             format!("FAILED {label}: the hazard this demo shows was not found"),
         ),
-        (124, _) => (
+        (124 | 137, _) => (
             Outcome::Failed(label.clone()),
             format!(
-                "FAILED {label}: still running after {} s",
-                setting("GPU_CHECK_TIMEOUT", TIMEOUT_S)
+                "FAILED {label}: still running after {limit} s (the limit for this case under {tool})"
             ),
         ),
         (code, _) => {
@@ -623,6 +698,43 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn no_gpu_on_the_gpu_machine_fails_and_too_little_memory_is_a_named_skip() {
+        let mut tally = Tally {
+            passed: 3,
+            ..Tally::default()
+        };
+        let said = skipped_or_failed(
+            &mut tally,
+            Missing::Gpu,
+            "ch04/adder_gpu",
+            "this program needs an NVIDIA GPU, but the NVIDIA driver found no GPU (CUDA_ERROR_NO_DEVICE).",
+        );
+        assert_eq!(
+            said,
+            "FAILED ch04/adder_gpu: the program found no GPU on the GPU machine: this program \
+             needs an NVIDIA GPU, but the NVIDIA driver found no GPU (CUDA_ERROR_NO_DEVICE)."
+        );
+        let said = skipped_or_failed(
+            &mut tally,
+            Missing::GpuMemory,
+            "ch08/radix_sort",
+            "too little GPU memory: radix_sort on n=2^28 keys needs 4.25 GiB, the GPU has 1.00 GiB free.",
+        );
+        assert!(
+            said.starts_with("skipped (too little GPU memory) ch08/radix_sort: "),
+            "{said}"
+        );
+        assert_eq!(tally.failed, ["ch04/adder_gpu"]);
+        assert_eq!(
+            tally.summary(),
+            "skipped (too little GPU memory): ch08/radix_sort\n\
+             failed: ch04/adder_gpu\n\
+             3 passed, 1 failed (1 of them found no GPU: on the GPU machine, a skip for want \
+             of a GPU is a failure), 1 skipped (named above; skipped is not passed)"
+        );
+    }
 
     #[test]
     fn summaries_count_errors() {
