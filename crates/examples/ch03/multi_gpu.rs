@@ -1,13 +1,14 @@
 //! Several GPUs: count them, give each a share of an array, square every share on its own GPU at
-//! the same time, and gather the results. With an argument, use that many GPUs (and skip, as a
-//! program without a GPU does, when fewer are visible); without one, use every GPU there is.
+//! the same time, and gather the results. With an argument, use that many GPUs (and skip, with
+//! the exit status of too few GPUs, when fewer are visible); without one, use every GPU there is.
 use std::sync::Arc;
 use std::time::Instant;
 
 use cudarc::driver::{CudaContext, CudaSlice, CudaStream, LaunchConfig};
 
 use course::compare::{count_mismatches, verdict};
-use course::gpu::{EXIT_NO_GPU, OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::exit::EXIT_TOO_FEW_GPUS;
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel;
 use course::kernel_file;
 use course::random::Rng;
@@ -49,7 +50,7 @@ fn main() {
     let using = wanted.unwrap_or(count);
     if using > count {
         println!("This run needs {using} GPUs but sees {count}; skipping it.");
-        std::process::exit(EXIT_NO_GPU);
+        std::process::exit(EXIT_TOO_FEW_GPUS);
     }
     match wanted {
         Some(_) => println!("using {using} of them"),

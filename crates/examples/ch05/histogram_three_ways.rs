@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use course::compare::verdict;
-use course::gpu::{OrExit, describe, gpu_or_exit};
+use course::gpu::{OrExit, describe, ensure_memory, gpu_or_exit};
 use course::kernel::load;
 use course::kernel::require_block_size;
 use course::kernel_file;
@@ -106,6 +106,12 @@ fn main() {
         },
     );
     let ctx = gpu_or_exit();
+    // The random bytes and the cycling ones, and one histogram at a time.
+    ensure_memory(
+        &ctx,
+        2 * n + 4 * BINS,
+        &format!("histogram_three_ways on {n} bytes"),
+    );
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let data = Rng::new(seed).bytes(n);

@@ -8,7 +8,7 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::cub;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, ensure_memory, gpu_or_exit, problem_size};
 use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
@@ -64,6 +64,15 @@ impl Scratch {
     }
 }
 // ANCHOR_END: buffers
+
+impl Scratch {
+    /// The bytes [`Scratch::new`] allocates for `n` keys.
+    fn bytes(n: usize, pairs: bool) -> usize {
+        let tiles = n.div_ceil(TILE);
+        let words = n * (1 + usize::from(pairs)) + PASSES * DIGITS + PASSES * tiles * DIGITS;
+        4 * (words + PASSES + 1)
+    }
+}
 
 // ANCHOR: sort
 /// Sorts `keys` into `out` (and moves `values` with them into `values_out`, when given): the
@@ -162,6 +171,12 @@ fn main() {
     );
     let n = problem_size(length, length.min((1 << 20) + 123));
     let ctx = gpu_or_exit();
+    // The keys, the sorted keys, the copy and the scratch at once; then the pairs' buffers
+    // (stable_on_pairs, at most 2^24 pairs).
+    let pairs = n.min(1 << 24);
+    let bytes =
+        (3 * 4 * n + Scratch::bytes(n, false)).max(4 * 4 * pairs + Scratch::bytes(pairs, true));
+    ensure_memory(&ctx, bytes, &format!("radix_sort on {} keys", label(n)));
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let k = Kernels::load(&load(&ctx, &kernel_file!("ch08-sort.cu"), false));

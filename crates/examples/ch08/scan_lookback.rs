@@ -7,7 +7,7 @@ use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
 use course::cub;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, ensure_memory, gpu_or_exit, problem_size};
 use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
@@ -55,6 +55,11 @@ impl LookBack {
             .or_exit("read the stall flag")[0]
             != 0
     }
+
+    /// The bytes [`LookBack::new`] allocates for `n` elements.
+    fn bytes(n: usize) -> usize {
+        8 * n.div_ceil(TILE) + 4 + 4
+    }
 }
 
 fn main() {
@@ -75,6 +80,13 @@ fn main() {
         ],
     };
     let ctx = gpu_or_exit();
+    // Each length's input, scan and copy at once; then the backwards run's input and scan.
+    let largest = lengths.iter().copied().max().unwrap_or(0);
+    let backwards = problem_size(1 << 24, 1 << 18);
+    let bytes =
+        (12 * largest + LookBack::bytes(largest)).max(8 * backwards + LookBack::bytes(backwards));
+    let what = format!("scan_lookback on {} elements", label(largest));
+    ensure_memory(&ctx, bytes, &what);
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let k = ch08_scan::Kernels::load(&load(&ctx, &kernel_file!("ch08-scan.cu"), false));

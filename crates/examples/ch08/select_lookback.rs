@@ -4,7 +4,7 @@
 //! against CUB's select in the same run (when the reference program is beside this one).
 use course::compare::verdict;
 use course::cub;
-use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
+use course::gpu::{OrExit, alloc_poisoned, describe, ensure_memory, gpu_or_exit, problem_size};
 use course::kernel::load;
 use course::kernel_file;
 use course::random::Rng;
@@ -30,6 +30,9 @@ fn main() {
     );
     let n = problem_size(length, length.min((1 << 20) + 123));
     let ctx = gpu_or_exit();
+    // The input, the kept elements, the copy, and the tile status and counters.
+    let bytes = 12 * n + 8 * n.div_ceil(TILE) + 12;
+    ensure_memory(&ctx, bytes, &format!("select_lookback on {n} elements"));
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
     let k = ch08_scan::Kernels::load(&load(&ctx, &kernel_file!("ch08-scan.cu"), false));

@@ -22,7 +22,7 @@ mod ch08;
 use std::path::Path;
 use std::sync::Arc;
 
-use course::gpu::find_gpu;
+use course::gpu::{NoGpu, find_gpu};
 use course::kernel::{KernelFile, arch_of, compile, nvrtc_present};
 use cudarc::driver::CudaContext;
 use exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Verdict, judge};
@@ -132,11 +132,13 @@ fn rerun_with_local_nvrtc() {
 }
 
 /// The GPU part: compile and load the kernel file, then judge; without a GPU, still say
-/// whether the kernel compiles, and that the part was skipped.
-fn judge_gpu(part: &GpuPart, gpu: &Result<Arc<CudaContext>, String>, seeds: &[u64]) -> Verdict {
+/// whether the kernel compiles, and that the part was skipped. A GPU that the driver could not
+/// open fails the part: it is no machine without a GPU.
+fn judge_gpu(part: &GpuPart, gpu: &Result<Arc<CudaContext>, NoGpu>, seeds: &[u64]) -> Verdict {
     let file: &KernelFile = &part.kernel;
     let ctx = match gpu {
         Ok(ctx) => ctx,
+        Err(failed @ NoGpu::Failed { .. }) => return Verdict::Failed(failed.sentence()),
         Err(why) if !nvrtc_present() => {
             return Verdict::Skipped(format!(
                 "no GPU here ({why}), and no NVRTC to compile the kernel"

@@ -5,9 +5,14 @@
 //! | status | meaning | who exits with it |
 //! | ---: | --- | --- |
 //! | 0 | the program ran; its verdict lines say whether its results are right | |
-//! | 1 ([`EXIT_CUDA_FAILED`]) | a CUDA call failed or a kernel did not compile | [`OrExit`], [`crate::kernel`] |
+//! | 1 ([`EXIT_CUDA_FAILED`]) | a CUDA call failed, a kernel did not compile, or the driver could not open the GPU | [`OrExit`], [`crate::kernel`], [`crate::gpu::gpu_or_exit`] |
 //! | 2 ([`EXIT_BAD_ARGUMENT`]) | a bad argument | [`crate::cli`] |
-//! | 77 ([`EXIT_NO_GPU`]) | no GPU: the tests count the program as skipped | [`crate::gpu::gpu_or_exit`] |
+//! | 77 ([`EXIT_NO_GPU`]) | no GPU on this machine (no libcuda, or `CUDA_ERROR_NO_DEVICE`): the tests count the program as skipped, the GPU check as failed | [`crate::gpu::gpu_or_exit`] |
+//! | 78 ([`EXIT_TOO_LITTLE_MEMORY`]) | the problem needs more GPU memory than is free: a skip named `too little GPU memory` | [`crate::memory::ensure_memory`] |
+//! | 79 ([`EXIT_TOO_FEW_GPUS`]) | the run asks for more GPUs than there are: a skip named `too few GPUs` | `multi_gpu` |
+//!
+//! A GPU that is there but that the driver cannot open (a driver too old, a device busy in
+//! exclusive-process mode) is status 1, with the driver's error named, never a skip.
 //!
 //! A kernel that faults (an illegal address, a failed `assert`) does not fail its launch: the
 //! fault surfaces at the next copy or synchronisation and leaves the context unusable. So
@@ -18,7 +23,9 @@
 use std::sync::Mutex;
 
 use cudarc::driver::{CudaFunction, sys};
-pub use protocol::{EXIT_BAD_ARGUMENT, EXIT_CUDA_FAILED, EXIT_NO_GPU};
+pub use protocol::{
+    EXIT_BAD_ARGUMENT, EXIT_CUDA_FAILED, EXIT_NO_GPU, EXIT_TOO_FEW_GPUS, EXIT_TOO_LITTLE_MEMORY,
+};
 
 /// Print `Error: ` and `message` (one sentence) on stderr and exit with `status`.
 pub fn fail(status: i32, message: &str) -> ! {

@@ -15,6 +15,7 @@ pub mod imaging;
 pub mod kernel;
 pub mod launch;
 pub mod machine;
+pub mod memory;
 pub mod plot;
 pub mod png;
 pub mod poison;

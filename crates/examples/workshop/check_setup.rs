@@ -3,11 +3,16 @@
 //! and runs the course's first kernel. Each line ends in a verdict, and a line that is not `ok`
 //! says what to do. The exit status says how far the machine can go: 0 for every program, 77
 //! ([`EXIT_NO_GPU`]) for the CPU programs and the tests only, 1 when a GPU is there but its
-//! programs cannot run.
+//! programs cannot run (the driver could not open it, say).
+//!
+//! The GPU found is described below its check, on a line that names the machine, `GPU: NAME
+//! (compute capability X.Y, N SMs)`, and a line of its memory and driver marked `(this
+//! machine)`: facts of the machine, which the checker masks, so that the book's recording
+//! matches a run on any GPU.
 use course::compare::count_mismatches;
 use course::exit::{EXIT_CUDA_FAILED, EXIT_NO_GPU};
 use course::gpu::describe;
-use course::gpu::{OrExit, alloc_poisoned, find_gpu};
+use course::gpu::{NoGpu, OrExit, alloc_poisoned, find_gpu};
 use course::kernel::{arch_of, compile, nvrtc_present};
 use course::kernel_file;
 use cudarc::driver::LaunchConfig;
@@ -50,17 +55,27 @@ struct Check {
     what: &'static str,
     found: String,
     verdict: Verdict,
+    /// More about what was found, one line each below it (the GPU's description, the driver's
+    /// error).
+    detail: Vec<String>,
     todo: &'static str,
 }
 
 impl Check {
-    /// `WHAT  FOUND: VERDICT`, and below it, indented, what to do when the verdict is not ok.
+    /// `WHAT  FOUND: VERDICT`, and below it, indented, the detail, and what to do when the
+    /// verdict is not ok.
     fn line(&self) -> String {
-        let head = format!("{:<13} {}: {}", self.what, self.found, self.verdict.word());
-        if self.verdict == Verdict::Ok || self.todo.is_empty() {
-            return head;
+        let mut lines = vec![format!(
+            "{:<13} {}: {}",
+            self.what,
+            self.found,
+            self.verdict.word()
+        )];
+        lines.extend(self.detail.iter().map(|line| wrap(line, INDENT)));
+        if self.verdict != Verdict::Ok && !self.todo.is_empty() {
+            lines.push(wrap(&format!("{}.", self.todo), INDENT));
         }
-        format!("{head}\n{}", wrap(&format!("{}.", self.todo), INDENT))
+        lines.join("\n")
     }
 }
 
@@ -112,6 +127,7 @@ fn rust_check() -> Check {
         what: "Rust",
         found: format!("{found} (the course pins {pinned})"),
         verdict,
+        detail: Vec::new(),
         todo: "Run the course's commands inside the clone, where rustup installs the pinned \
                compiler by itself; another version runs every program, and the compile-fail \
                checks then compare only the first line of each error",
@@ -128,6 +144,7 @@ fn nvrtc_check() -> Check {
         what: "NVRTC",
         found: found.into(),
         verdict,
+        detail: Vec::new(),
         todo: "The GPU programs compile their kernels with it: install the CUDA toolkit 13.0, \
                or run scripts/install-nvrtc.sh and add .nvrtc/nvidia/cu13/lib to \
                LD_LIBRARY_PATH",
@@ -140,6 +157,46 @@ fn driver_version() -> Option<i32> {
     // SAFETY: the driver is loaded (a context exists) and writes one int through the pointer.
     let status = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut version) };
     (status == cudarc::driver::sys::CUresult::CUDA_SUCCESS).then_some(version)
+}
+
+/// The GPU check: found and opened (described on the line below, as the machine's facts), not
+/// here, or here but not opened by the driver.
+fn gpu_check(gpu: &Result<std::sync::Arc<cudarc::driver::CudaContext>, NoGpu>) -> Check {
+    match gpu {
+        Ok(ctx) => {
+            let memory = ctx
+                .total_mem()
+                .map(|b| format!("{:.1} GiB of memory", b as f64 / (1u64 << 30) as f64))
+                .unwrap_or_else(|_| "memory not known".into());
+            let driver = driver_version()
+                .map(|v| format!("driver for CUDA {}.{}", v / 1000, (v % 1000) / 10))
+                .unwrap_or_else(|| "driver version not known".into());
+            Check {
+                what: "GPU",
+                found: "GPU 0 opened by the NVIDIA driver".into(),
+                verdict: Verdict::Ok,
+                detail: vec![describe(ctx), format!("{memory}; {driver} (this machine)")],
+                todo: "",
+            }
+        }
+        Err(NoGpu::Absent(why)) => Check {
+            what: "GPU",
+            found: why.clone(),
+            verdict: Verdict::Missing,
+            detail: Vec::new(),
+            todo: "The CPU programs and `cargo test` work without one; for the GPU programs, \
+                   use a machine with an NVIDIA GPU and its driver",
+        },
+        Err(NoGpu::Failed { error, description }) => Check {
+            what: "GPU",
+            found: format!("the NVIDIA driver could not open GPU 0 ({error})"),
+            verdict: Verdict::Wrong,
+            detail: vec![format!("The driver says: {description}.")],
+            todo: "A GPU is here but cannot be used: a driver older than CUDA 13.0 cannot run \
+                   the course's kernels, and a GPU in exclusive-process mode serves one program \
+                   at a time (`nvidia-smi` shows its mode and who holds it)",
+        },
+    }
 }
 
 /// The verdict of the whole check: the last line, and the exit status.
@@ -167,26 +224,7 @@ fn main() {
     println!("{}", rust.line());
 
     let gpu = find_gpu();
-    let gpu_check = match &gpu {
-        Ok(ctx) => {
-            let driver = driver_version()
-                .map(|v| format!(", driver for CUDA {}.{}", v / 1000, (v % 1000) / 10))
-                .unwrap_or_default();
-            Check {
-                what: "GPU",
-                found: format!("{}{driver}", describe(ctx).trim_start_matches("GPU: ")),
-                verdict: Verdict::Ok,
-                todo: "",
-            }
-        }
-        Err(why) => Check {
-            what: "GPU",
-            found: why.clone(),
-            verdict: Verdict::Missing,
-            todo: "The CPU programs and `cargo test` work without one; for the GPU programs, \
-                   use a machine with an NVIDIA GPU and its driver",
-        },
-    };
+    let gpu_check = gpu_check(&gpu);
     println!("{}", gpu_check.line());
 
     let nvrtc = nvrtc_check();
@@ -198,6 +236,7 @@ fn main() {
             what: "first kernel",
             found: "ch04-adder.cu needs a GPU and NVRTC".into(),
             verdict: Verdict::NotTried,
+            detail: Vec::new(),
             todo: "",
         },
     };
@@ -218,6 +257,7 @@ fn first_kernel(ctx: &std::sync::Arc<cudarc::driver::CudaContext>) -> Check {
                 what: "first kernel",
                 found: format!("NVRTC could not compile ch04-adder.cu: {log}"),
                 verdict: Verdict::Wrong,
+                detail: Vec::new(),
                 todo: "NVRTC's log says why; check that its version is 13.0",
             };
         }
@@ -251,6 +291,7 @@ fn first_kernel(ctx: &std::sync::Arc<cudarc::driver::CudaContext>) -> Check {
         } else {
             Verdict::Wrong
         },
+        detail: Vec::new(),
         todo: "the GPU computed wrong sums: report this machine to the instructor",
     }
 }
@@ -279,11 +320,43 @@ mod tests {
     }
 
     #[test]
+    fn a_gpu_the_driver_cannot_open_is_wrong_not_missing() {
+        let failed = gpu_check(&Err(NoGpu::Failed {
+            error: "CUDA_ERROR_DEVICE_UNAVAILABLE".into(),
+            description: "CUDA-capable device(s) is/are busy or unavailable".into(),
+        }));
+        assert_eq!(failed.verdict, Verdict::Wrong);
+        let text = failed.line();
+        assert!(
+            text.starts_with(
+                "GPU           the NVIDIA driver could not open GPU 0 \
+                 (CUDA_ERROR_DEVICE_UNAVAILABLE): wrong\n              The driver says: \
+                 CUDA-capable device(s) is/are busy or unavailable.\n"
+            ),
+            "{text}"
+        );
+        assert!(text.lines().all(|l| l.len() <= WIDTH), "{text}");
+        assert_eq!(
+            overall(failed.verdict, Verdict::Ok, Verdict::NotTried).1,
+            EXIT_CUDA_FAILED
+        );
+        let absent = gpu_check(&Err(NoGpu::Absent(
+            "no NVIDIA driver (libcuda) is installed".into(),
+        )));
+        assert_eq!(absent.verdict, Verdict::Missing);
+        assert_eq!(
+            overall(absent.verdict, Verdict::Ok, Verdict::NotTried).1,
+            EXIT_NO_GPU
+        );
+    }
+
+    #[test]
     fn a_line_that_is_not_ok_says_what_to_do_below_it() {
         let check = Check {
             what: "NVRTC",
             found: "libnvrtc.so.13 not found".into(),
             verdict: Verdict::Missing,
+            detail: Vec::new(),
             todo: "install it",
         };
         assert_eq!(
