@@ -9,7 +9,7 @@
 // check: hist_shared_wide has atom.shared.add.u32
 // check: hist_shared_wide has ld.global.nc.v4.u32
 // launch hist_global: n = len(bytes); len(bins) >= BINS; threads.x >= n
-// launch hist_shared*: n = len(bytes); len(bins) >= BINS; block = block.x = BINS
+// launch hist_shared*: n = len(bytes); len(bins) >= BINS; block = block.x = BINS; aligned(bytes, 16)
 
 #define BINS 256                        // the shared kernels run exactly BINS threads per block
 

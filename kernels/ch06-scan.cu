@@ -20,8 +20,9 @@
 // launch scan_totals: count = len(totals); block.x >= 32
 // launch add_block_offsets: n = len(out); len(scanned_totals) + 1 >= grid; threads >= n
 // launch reduce_tiles: n = len(in); len(tile_totals) >= grid; block.x >= 32; threads * ITEMS >= n
+// launch reduce_tiles: aligned(in, 16)
 // launch scan_tiles: n = len(in); len(out) >= n; len(scanned_totals) + 1 >= grid; block.x >= 32
-// launch scan_tiles: threads * ITEMS >= n
+// launch scan_tiles: threads * ITEMS >= n; aligned(in, 16); aligned(out, 16)
 
 #define FULL_MASK 0xffffffffu
 

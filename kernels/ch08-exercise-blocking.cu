@@ -5,6 +5,7 @@
 // check: sgemm_2d_blocking_exercise has bar.sync
 // launch sgemm_2d_blocking_exercise: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch sgemm_2d_blocking_exercise: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
+// launch sgemm_2d_blocking_exercise: k + 32 <= 2147483648
 // launch sgemm_2d_blocking_exercise: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
 
 // One element of a rows×cols matrix, or zero outside it.

@@ -9,7 +9,7 @@
 // launch scan_lookback_exercise: n = len(in) = len(out); threads * ITEMS >= n
 // launch scan_lookback_exercise: block = block.x = THREADS
 // launch scan_lookback_exercise: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
-// launch scan_lookback_exercise: zeroed(status, next_tile)
+// launch scan_lookback_exercise: zeroed(status, next_tile); aligned(in, 16); aligned(out, 16)
 
 #define THREADS 128
 #define ITEMS 40

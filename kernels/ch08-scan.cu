@@ -12,11 +12,11 @@
 // check: select_lookback has ld.volatile.global.u64
 // launch scan_*: n = len(in) = len(out); threads * SCAN_ITEMS >= n; block = block.x = SCAN_THREADS
 // launch scan_*: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
-// launch scan_*: zeroed(status, next_tile)
+// launch scan_*: zeroed(status, next_tile); aligned(in, 16); aligned(out, 16)
 // launch select_lookback: n = len(in) = len(out); threads * SELECT_ITEMS >= n
 // launch select_lookback: block = block.x = SELECT_THREADS; len(status) >= grid
 // launch select_lookback: len(next_tile) >= 1; len(stalled) >= 1; len(count) >= 1
-// launch select_lookback: zeroed(status, next_tile)
+// launch select_lookback: zeroed(status, next_tile); aligned(in, 16)
 
 // The scan's blocks: 40 elements per thread, tiles of 5120. The select's: 16 per thread,
 // tiles of 4096, which it also keeps in shared memory.
@@ -149,6 +149,7 @@ __device__ unsigned look_back(unsigned long long *status, int tile, unsigned agg
 }
 // ANCHOR_END: look_back
 
+// ANCHOR: items
 // Where a thread's chunk q starts: its warp's 32 * ITEMS elements, chunk q of 128, its 4 in it.
 template <int ITEMS> __device__ __forceinline__ long long striped(int tile, int q)
 {
@@ -190,6 +191,7 @@ __device__ __forceinline__ void store_items(unsigned *out, int tile, int n, cons
         }
     }
 }
+// ANCHOR_END: items
 
 // ANCHOR: take_tile
 // Tiles are numbered in the order their blocks start (a counter, not blockIdx.x), so every

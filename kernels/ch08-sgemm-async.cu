@@ -9,6 +9,7 @@
 // check: sgemm_async_128x128x8_64x32_3_1 has ld.shared.v4.f32
 // launch sgemm_async_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch sgemm_async_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
+// launch sgemm_async_*: k + 32 <= 2147483648; aligned(a, 16); aligned(b, 16); aligned(c, 16)
 // launch sgemm_async_128x128x*: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
 // launch sgemm_async_128x256x*: block = block.x = 512; grid.x * 256 >= n; grid.y * 128 >= m
 

@@ -13,6 +13,7 @@
 // check: sgemm_warp_tiles_128x128x8_64x32_1 has st.global.v4.f32
 // launch sgemm_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch sgemm_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
+// launch sgemm_*: k + 32 <= 2147483648; aligned(a, 16); aligned(b, 16); aligned(c, 16)
 // launch sgemm_rows_across_warp: threads.x >= m; threads.y >= n
 // launch sgemm_shared_tiles: block.x = block.y = TILE; threads.x >= n; threads.y >= m
 // launch sgemm_1d_blocking: block = block.x = 512; grid.x * 64 >= n; grid.y * 64 >= m

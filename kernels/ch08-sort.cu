@@ -7,7 +7,7 @@
 // requires: sm_70
 // check: every kernel lacks .f64
 // check: radix_pass has ld.volatile.global.u32
-// launch radix_histogram: n = len(keys); len(counts) >= 1024
+// launch radix_histogram: n = len(keys); len(counts) >= 1024; block = block.x = THREADS
 // launch radix_pass*: n = len(keys_in) = len(keys_out); threads * ITEMS >= n
 // launch radix_pass*: block = block.x = THREADS
 // launch radix_pass*: len(counts) >= 256; len(status) >= grid * 256; len(next_tile) >= 1

@@ -5,8 +5,9 @@
 //! time, a kernel's contract: [`LaunchError`] says which clause a launch broke.
 
 use cudarc::driver::{
-    CudaFunction, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut, DeviceRepr, DeviceSlice,
-    DriverError, LaunchArgs, LaunchConfig, PushKernelArg, ValidAsZeroBits, sys,
+    CudaFunction, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut,
+    DeviceRepr, DeviceSlice, DriverError, LaunchArgs, LaunchConfig, PushKernelArg, ValidAsZeroBits,
+    sys,
 };
 
 /// Why a typed launcher did not launch its kernel.
@@ -223,7 +224,10 @@ pub trait Out<T> {
 }
 
 /// Clear `buffer` to zero bytes with an asynchronous memset on `stream`.
-fn zero_bytes<T>(buffer: &mut impl DevicePtrMut<T>, stream: &CudaStream) -> Result<(), LaunchError> {
+fn zero_bytes<T>(
+    buffer: &mut impl DevicePtrMut<T>,
+    stream: &CudaStream,
+) -> Result<(), LaunchError> {
     stream.context().bind_to_thread()?;
     let bytes = buffer.num_bytes();
     let (address, _record) = buffer.device_ptr_mut(stream);

@@ -208,6 +208,7 @@ fn check_launchers(
     file: KernelFile,
     names: &[&str],
     kinds: &[&[&str]],
+    vector_align: &[u32],
 ) -> Result<Completion, Failed> {
     if !nvrtc_present() {
         let why = Missing::Nvrtc
@@ -228,13 +229,72 @@ fn check_launchers(
     entries.sort();
     launchers.sort();
     if entries == launchers {
-        return Ok(Completion::Completed);
+        return vectors_aligned(file.name, &ptx, names, vector_align);
     }
     Err(format!(
         "kernels/{}: the launchers {launchers:?} differ from the PTX's entries {entries:?}",
         file.name
     )
     .into())
+}
+
+/// A kernel whose PTX loads or stores global memory 8 or 16 bytes at a time (`ld.global.v4.u32`,
+/// `st.global.v2.f32`, `cp.async` of 16 bytes...) faults on a buffer that does not start on such
+/// a boundary, which a view at an odd offset does not. Each access must be no wider than what
+/// the launcher guarantees: its contract's `aligned(buffer, bytes)` clauses, or its buffers'
+/// CUDA vector types (a `float2` buffer's elements lie on 8-byte boundaries).
+fn vectors_aligned(
+    file: &str,
+    ptx: &str,
+    names: &[&str],
+    vector_align: &[u32],
+) -> Result<Completion, Failed> {
+    let mut unsound = Vec::new();
+    for (name, &align) in names.iter().zip(vector_align) {
+        let widest = entry_body(ptx, name).map_or(0, |body| {
+            body.lines().filter_map(vector_width).max().unwrap_or(0)
+        });
+        if widest > align {
+            unsound.push(format!(
+                "{name} ({widest}-byte accesses, {align} guaranteed)"
+            ));
+        }
+    }
+    match unsound.is_empty() {
+        true => Ok(Completion::Completed),
+        false => Err(format!(
+            "kernels/{file}: {} load or store global memory as vectors wider than their \
+             buffers are known to be aligned: give their contracts `aligned(buffer, bytes)`",
+            unsound.join(", ")
+        )
+        .into()),
+    }
+}
+
+/// The width in bytes of a global vector load or store (`ld.global.nc.v4.u32` is 16), or of a
+/// `cp.async` from global memory, on one line of PTX.
+fn vector_width(line: &str) -> Option<u32> {
+    let line = line.trim();
+    if line.starts_with("cp.async.") && line.contains(".shared.global") {
+        let size = line.trim_end_matches(';').rsplit(',').next()?.trim();
+        return size.parse().ok();
+    }
+    if !(line.starts_with("ld.global") || line.starts_with("st.global")) {
+        return None;
+    }
+    let op = line.split_whitespace().next()?;
+    let mut parts = op.split('.');
+    let lanes: u32 = parts.find_map(|p| p.strip_prefix('v')?.parse().ok())?;
+    let bits: u32 = op.rsplit('.').next()?[1..].parse().ok()?;
+    Some(lanes * bits / 8)
+}
+
+/// The PTX of entry `name`, from its `.entry` to the next one.
+fn entry_body<'a>(ptx: &'a str, name: &str) -> Option<&'a str> {
+    let start = ptx.find(&format!(".entry {name}("))?;
+    let rest = &ptx[start..];
+    let end = rest[1..].find(".entry ").map_or(rest.len(), |e| e + 1);
+    Some(&rest[..end])
 }
 
 /// The kinds of an entry's `.param`s: `.u64`, `.s64` and `.b64` are `b64`, and so on down to
@@ -325,13 +385,20 @@ fn main() {
             .into()),
         },
     ));
-    for &(file, names, kinds) in launchers::FILES {
+    for &(file, names, kinds, vector_align) in launchers::FILES {
         let source: &'static str = std::fs::read_to_string(dir.join(file))
             .expect("readable kernel")
             .leak();
         trials.push(Trial::ignorable_test(
             format!("launchers::{file}::match-the-ptx"),
-            move || check_launchers(KernelFile { name: file, source }, names, kinds),
+            move || {
+                check_launchers(
+                    KernelFile { name: file, source },
+                    names,
+                    kinds,
+                    vector_align,
+                )
+            },
         ));
     }
     let conclusion = libtest_mimic::run(&args, trials);

@@ -64,11 +64,14 @@ fn every_file() -> Result<String, String> {
     for file in &files {
         let module = file.trim_end_matches(".cu").replace(['-', '.'], "_");
         code.push_str(&format!("pub mod {module} {{\n{}}}\n", generate(file)?));
-        list.push(format!("({file:?}, {module}::NAMES, {module}::PTX_PARAMS)"));
+        list.push(format!(
+            "({file:?}, {module}::NAMES, {module}::PTX_PARAMS, {module}::VECTOR_ALIGN)"
+        ));
     }
     code.push_str(&format!(
-        "/// (file, entry points, PTX parameter kinds per entry point), one per kernel file.\n\
-         pub const FILES: &[(&str, &[&str], &[&[&str]])] = &[{}];\n",
+        "/// (file, entry points, PTX parameter kinds per entry point, the widest vector access\n\
+         /// each may make of its buffers), one per kernel file.\n\
+         pub const FILES: &[(&str, &[&str], &[&[&str]], &[u32])] = &[{}];\n",
         list.join(", ")
     ));
     Ok(code)
@@ -200,6 +203,31 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         }
     }
     let names: Vec<String> = kernels.iter().map(|k| format!("{:?}", k.name)).collect();
+    let vector_align: Vec<String> = kernels
+        .iter()
+        .zip(&contracts)
+        .map(|(k, text)| match text {
+            None => u32::MAX, // an unsafe launcher: the caller answers for alignment
+            Some(text) => {
+                let checked = contract::parse(text, k)
+                    .unwrap_or_default()
+                    .iter()
+                    .filter_map(|c| match c {
+                        contract::Clause::Aligned { bytes, .. } => Some(*bytes),
+                        _ => None,
+                    })
+                    .min();
+                let typed = k
+                    .params
+                    .iter()
+                    .filter(|p| p.access.is_some())
+                    .filter_map(|p| signature::vector_bytes(&p.c_type))
+                    .max();
+                checked.max(typed).unwrap_or(0)
+            }
+        })
+        .map(|a| a.to_string())
+        .collect();
     let kinds: Vec<String> = kernels
         .iter()
         .map(|k| {
@@ -221,6 +249,12 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
          /// pointer or a 64-bit integer, `b32`, `b8`, `f32` or `f64`.\n\
          #[allow(dead_code)]\n\
          pub const PTX_PARAMS: &[&[&str]] = &[{kinds}];\n\
+         /// Per entry point, the widest vector load or store of global memory that is sound for\n\
+         /// it, in bytes: what its contract's `aligned` clauses check, or the size of its buffers'\n\
+         /// CUDA vector types (`u32::MAX` for an `unsafe` launcher). The kernel test compares it\n\
+         /// with the PTX.\n\
+         #[allow(dead_code)]\n\
+         pub const VECTOR_ALIGN: &[u32] = &[{vector_align}];\n\
          /// The entry points of `kernels/{file}`, found in a module compiled from it.\n\
          #[allow(non_snake_case, dead_code)]\n\
          pub struct Kernels {{\n{fields}}}\n\
@@ -235,6 +269,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
          {items}",
         names = names.join(", "),
         kinds = kinds.join(", "),
+        vector_align = vector_align.join(", "),
     ))
 }
 

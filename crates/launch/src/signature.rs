@@ -60,6 +60,15 @@ pub fn rust_vector(c_type: &str) -> Option<&'static str> {
     })
 }
 
+/// The size in bytes (and so the alignment) of a CUDA vector type.
+pub fn vector_bytes(c_type: &str) -> Option<u32> {
+    Some(match c_type {
+        "float2" => 8,
+        "float4" | "double2" => 16,
+        _ => return None,
+    })
+}
+
 /// The kind of a PTX `.param` that a parameter of this C type compiles to: `b64` for a pointer
 /// or a 64-bit integer, `b32` for a 32-bit integer, `f32`, `f64`, `b8`.
 pub fn ptx_kind(param: &Param) -> &'static str {
