@@ -33,7 +33,20 @@
 #define EMPTY 0ull     // nothing published yet
 #define AGGREGATE 1ull // the sum of this tile's own elements
 #define PREFIX 2ull    // the sum of every element up to the end of this tile
-#define SPIN_LIMIT (1 << 18) // polls of one status word before a tile gives up
+// How long a tile waits for another's status before it gives up: ten seconds, far longer than
+// any tile takes even under compute-sanitizer, so that only a deadlock ends the wait. A count
+// of polls would not do: how long it lasts depends on how fast the GPU polls, and a debugger's
+// pause or time slicing can use it up while the other tile is fine.
+#ifndef WAIT_LIMIT_NS
+#define WAIT_LIMIT_NS 10000000000ull
+#endif
+
+__device__ __forceinline__ unsigned long long now_ns()
+{
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
 
 // `volatile`: every poll is a new load from memory. Without it the compiler may load the word
 // once and spin on a copy in a register that never changes.
@@ -127,13 +140,16 @@ __device__ unsigned look_back(unsigned long long *status, int tile, unsigned agg
     for (int end = tile; end > 0; end -= 32) {
         int before = end - 32 + lane; // lane 31 reads the nearest tile
         unsigned long long s = before >= 0 ? read_status(&status[before]) : PREFIX;
-        for (int polls = 1; (s & 3) == EMPTY; ++polls) {
-            if (polls == SPIN_LIMIT) { // never published: say so, and stop waiting
-                atomicExch(stalled, 1);
-                s = PREFIX;
-                break;
-            }
-            s = read_status(&status[before]);
+        if ((s & 3) == EMPTY) {
+            unsigned long long since = now_ns();
+            do {
+                if (now_ns() - since > WAIT_LIMIT_NS) { // never published: say so, stop waiting
+                    atomicExch(stalled, 1);
+                    s = PREFIX;
+                    break;
+                }
+                s = read_status(&status[before]);
+            } while ((s & 3) == EMPTY);
         }
         unsigned prefixes = __ballot_sync(FULL_MASK, (s & 3) == PREFIX);
         int nearest = prefixes ? 31 - __clz(prefixes) : 0; // the last lane holding a PREFIX

@@ -37,7 +37,9 @@
 #define STATE_BITS (3u << 30)
 // How long a tile waits for another's status before it gives up: far longer than any tile
 // takes, even under compute-sanitizer, so that only a deadlock ends the wait.
+#ifndef WAIT_LIMIT_NS
 #define WAIT_LIMIT_NS 10000000000ull
+#endif
 
 __device__ __forceinline__ unsigned long long now_ns()
 {
@@ -239,9 +241,11 @@ __device__ __forceinline__ void radix_pass_body(const unsigned *keys_in, unsigne
     unsigned first = tile == 0 ? block_exclusive_scan(counts[d]) : 0; // tile-uniform branch
     unsigned goes_to = digit_look_back(status, tile, count, first, stalled);
     digit_offset[d] = goes_to - start;
-    __syncthreads();
-    if (*reinterpret_cast<volatile int *>(stalled)) {
-        return; // a place computed after a give-up may lie outside out: write nothing
+    // A place computed after a give-up may lie outside out: write nothing. One verdict for the
+    // whole block (a thread that left alone would leave the others waiting at a barrier), and
+    // each thread that gave up has seen its own flag.
+    if (__syncthreads_or(*reinterpret_cast<volatile int *>(stalled))) {
+        return;
     }
 
     // The tile's keys sorted by digit in shared memory, then copied out run by run: neighbouring

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use course::compare::{count_mismatches, verdict};
 use course::cub;
 use course::gpu::{OrExit, alloc_poisoned, describe, ensure_memory, gpu_or_exit, problem_size};
-use course::kernel::load;
+use course::kernel::{load, load_with};
 use course::kernel_file;
 use course::random::Rng;
 use course::timing::{Work, fmt_gb_per_s, fmt_ms, record, time_cpu, time_gpu};
@@ -195,7 +195,11 @@ fn main() {
 
     // ANCHOR: backwards
     // Tiles numbered backwards from blockIdx.x: the blocks that start first wait for tiles whose
-    // blocks cannot start. More tiles than fit on the GPU at once make sure of it.
+    // blocks cannot start. More tiles than fit on the GPU at once make sure of it. A wait gives
+    // up after a tenth of a second here instead of ten.
+    let file = kernel_file!("ch08-scan.cu");
+    let module = load_with(&ctx, &file, false, &["-DWAIT_LIMIT_NS=100000000ull"]);
+    let k = ch08_scan::Kernels::load(&module);
     let n = problem_size(1 << 24, 1 << 18);
     let input_dev = stream
         .clone_htod(&vec![1u32; n])

@@ -123,6 +123,17 @@ pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<C
     load_ptx(ctx, file, ptx)
 }
 
+/// [`load`] with more NVRTC options, such as `-DWAIT_LIMIT_NS=100000000ull`.
+pub fn load_with(
+    ctx: &Arc<CudaContext>,
+    file: &KernelFile,
+    fast_math: bool,
+    extra: &[&str],
+) -> Arc<CudaModule> {
+    let ptx = compile_with(file, &arch_of(ctx), fast_math, extra).unwrap_or_else(|log| fail(&log));
+    load_ptx(ctx, file, ptx)
+}
+
 /// [`load`], also returning the PTX text, for a program that reads its own kernels' code.
 pub fn load_with_ptx(
     ctx: &Arc<CudaContext>,
