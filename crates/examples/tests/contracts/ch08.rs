@@ -101,7 +101,7 @@ pub fn scan_lookback() -> Model {
             ("ch08-scan.cu", "scan"),
             ("ch08-scan.cu", "wrong_order"),
         ],
-        hash: 0x2a347db865cb4ee7,
+        hash: 0x064ec953cd2cca8d,
         draw: || {
             one_d(
                 128,
@@ -147,7 +147,7 @@ pub fn select_lookback() -> Model {
             ("ch08-scan.cu", "take_tile"),
             ("ch08-scan.cu", "select"),
         ],
-        hash: 0x063b5c694014036b,
+        hash: 0xaf7455f8fb1259d5,
         draw: || {
             one_d(
                 256,
@@ -232,7 +232,7 @@ pub fn radix_pass() -> Model {
             ("ch08-sort.cu", "look_back"),
             ("ch08-sort.cu", "pass"),
         ],
-        hash: 0xbc2aaf0546927480,
+        hash: 0xc9a2d5797569af4c,
         draw: || {
             one_d(
                 256,
