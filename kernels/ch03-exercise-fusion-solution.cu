@@ -8,6 +8,7 @@
 // A solution to the exercise in ch03-exercise-fusion.cu: y = cos(2 * (x - 1)) + x, four
 // values per thread, unfused (the fourth pass) and fused.
 
+// ANCHOR: add_arrays
 // The fourth pass: reads tmp and x, writes y.
 extern "C" __global__ void add_arrays(const float4 *tmp, const float4 *x, float4 *y, long long n4)
 {
@@ -18,7 +19,9 @@ extern "C" __global__ void add_arrays(const float4 *tmp, const float4 *x, float4
         y[i] = make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w);
     }
 }
+// ANCHOR_END: add_arrays
 
+// ANCHOR: cos_fused_plus_x
 // The second use of x comes from a register, not from memory.
 __device__ float expression_plus_x(float x)
 {
@@ -34,3 +37,4 @@ extern "C" __global__ void cos_fused_plus_x(const float4 *x, float4 *y, long lon
                            expression_plus_x(v.z), expression_plus_x(v.w));
     }
 }
+// ANCHOR_END: cos_fused_plus_x
