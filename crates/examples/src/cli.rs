@@ -118,6 +118,23 @@ impl Args {
             .unwrap_or_else(|| fail(&format!("give {what}; `--help` says more")))
     }
 
+    /// The next positional argument if it is one of `choices` (consumed), `None` if there is
+    /// none; any other word is refused with one sentence naming the choices.
+    pub fn choice(&mut self, name: &str, what: &str, choices: &[&str]) -> Option<String> {
+        self.describe(
+            format!("[{name}]"),
+            format!("{name:<14} {what}: {}", choices.join(", ")),
+        );
+        let word = self.take()?;
+        if !choices.contains(&word.as_str()) {
+            fail(&format!(
+                "{what} must be one of {}, not `{word}`",
+                choices.join(", ")
+            ));
+        }
+        Some(word)
+    }
+
     /// Whether the next positional argument is the word `word` (consumed if so).
     pub fn word(&mut self, word: &str, what: &str) -> bool {
         self.describe(format!("[{word}]"), format!("{word:<14} {what}"));
@@ -245,6 +262,12 @@ mod tests {
         assert_eq!(a.usage, ["[N]", "[M]", "[--seed N]"]);
         let mut p = Args::from_words(words(&["out.txt"]));
         assert_eq!(p.path("FILE", "the file"), "out.txt");
+        let mut c = Args::from_words(words(&["sort"]));
+        assert_eq!(
+            c.choice("F", "f", &["scan", "sort"]).as_deref(),
+            Some("sort")
+        );
+        assert_eq!(c.choice("G", "g", &["x"]), None);
         let mut b = Args::from_words(words(&["svg"]));
         assert!(b.word("svg", "draw"));
         assert_eq!(b.optional_usize("K", "k", 1, 9), None);

@@ -385,7 +385,7 @@ fn main() {
             .into()),
         },
     ));
-    for &(file, names, kinds, vector_align) in launchers::FILES {
+    for &(file, names, kinds, vector_align, _) in launchers::FILES {
         let source: &'static str = std::fs::read_to_string(dir.join(file))
             .expect("readable kernel")
             .leak();

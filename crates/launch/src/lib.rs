@@ -65,13 +65,13 @@ fn every_file() -> Result<String, String> {
         let module = file.trim_end_matches(".cu").replace(['-', '.'], "_");
         code.push_str(&format!("pub mod {module} {{\n{}}}\n", generate(file)?));
         list.push(format!(
-            "({file:?}, {module}::NAMES, {module}::PTX_PARAMS, {module}::VECTOR_ALIGN)"
+            "({file:?}, {module}::NAMES, {module}::PTX_PARAMS, {module}::VECTOR_ALIGN, {module}::SAFE)"
         ));
     }
     code.push_str(&format!(
         "/// (file, entry points, PTX parameter kinds per entry point, the widest vector access\n\
-         /// each may make of its buffers), one per kernel file.\n\
-         pub const FILES: &[(&str, &[&str], &[&[&str]], &[u32])] = &[{}];\n",
+         /// each may make of its buffers, whether its launcher is safe), one per kernel file.\n\
+         pub const FILES: &[(&str, &[&str], &[&[&str]], &[u32], &[bool])] = &[{}];\n",
         list.join(", ")
     ));
     Ok(code)
@@ -203,6 +203,15 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         }
     }
     let names: Vec<String> = kernels.iter().map(|k| format!("{:?}", k.name)).collect();
+    let safe: Vec<String> = contracts
+        .iter()
+        .map(|text| {
+            let unsafe_clause = text
+                .as_deref()
+                .is_some_and(|t| t.split(';').any(|c| c.trim().starts_with("unsafe:")));
+            (text.is_some() && !unsafe_clause).to_string()
+        })
+        .collect();
     let vector_align: Vec<String> = kernels
         .iter()
         .zip(&contracts)
@@ -255,6 +264,10 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
          /// with the PTX.\n\
          #[allow(dead_code)]\n\
          pub const VECTOR_ALIGN: &[u32] = &[{vector_align}];\n\
+         /// Per entry point, whether its launcher is safe: it has a contract, and no clause\n\
+         /// makes it `unsafe`.\n\
+         #[allow(dead_code)]\n\
+         pub const SAFE: &[bool] = &[{safe}];\n\
          /// The entry points of `kernels/{file}`, found in a module compiled from it.\n\
          #[allow(non_snake_case, dead_code)]\n\
          pub struct Kernels {{\n{fields}}}\n\
@@ -270,6 +283,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         names = names.join(", "),
         kinds = kinds.join(", "),
         vector_align = vector_align.join(", "),
+        safe = safe.join(", "),
     ))
 }
 
