@@ -23,9 +23,15 @@ pub fn sgemm_128() -> Model {
         ],
         hash: 0x3920f4cfd0073240,
         draw: || {
-            let k = prop_oneof![3 => 0u64..9000, 1 => size()];
-            (size(), size(), k)
-                .prop_map(|(m, n, k)| (m % 9000, n % 9000, k))
+            // Empty and single rows and columns, and k up to its largest: where the loop over k
+            // could overflow.
+            let side = || prop_oneof![1 => Just(0u64), 1 => Just(1u64), 4 => 0u64..9000];
+            let k = prop_oneof![
+                2 => 0u64..9000,
+                1 => size(),
+                1 => prop::sample::select(vec![(1u64 << 31) - 1, (1 << 31) - 16, (1 << 31) - 33]),
+            ];
+            (side(), side(), k)
                 .prop_flat_map(|(m, n, k)| {
                     around(
                         [ceil(n, 128), ceil(m, 128), 1],
