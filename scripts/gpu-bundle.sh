@@ -25,6 +25,14 @@ if [ -x target/cub_reference ]; then
 else
     echo "gpu-bundle: no target/cub_reference (scripts/build-cub-reference.sh): CUB's lines will say so" >&2
 fi
+# The unchecked launches of chapter 4's launch_findings (scripts/launch-findings.sh), and the
+# sort's kernel as it was before its barrier fix (commit 36b2733), its wait limit made settable
+# as the fix's is, for synccheck to compare the two.
+cp scripts/launch-findings.sh gpu-bundle/
+mkdir -p gpu-bundle/old-kernels
+git show 36b2733:kernels/ch08-sort.cu |
+    sed 's|^#define WAIT_LIMIT_NS 10000000000ull$|#ifndef WAIT_LIMIT_NS\n#define WAIT_LIMIT_NS 10000000000ull\n#endif|' \
+        >gpu-bundle/old-kernels/ch08-sort.cu
 for c in $cases; do
     rel=${c#crates/examples/}
     mkdir -p "gpu-bundle/cases/$(dirname "$rel")"
