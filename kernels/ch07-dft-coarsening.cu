@@ -28,8 +28,9 @@
 // check: dft_pairs has cos.approx.f32
 // check: dft_pairs has explicit fma.rn.f32
 // check: dft_sum_parts lacks sin.approx.f32
-// launch dft_coarse_*: n = len(xs) = len(out)
+// launch dft_coarse_*: n = len(xs) = len(out); threads * 8 <= 2147483648; n + CHUNK <= 2147483648
 // launch dft_pairs: n = len(xs); len(partial) >= grid.y * n; threads.x >= n / 2 + 1
+// launch dft_pairs: n >= 1
 // launch dft_sum_parts: n = len(out); len(partial) >= parts * n; threads >= n
 
 #define TWO_PI_F 6.28318530717958648f

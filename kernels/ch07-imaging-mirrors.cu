@@ -34,6 +34,9 @@
 // launch image_tables_*: 4 * grid.z * (side / 2 + 1) * (side / 2 + 1) <= 2147483648
 // launch image_tables_*: block = THREADS; grid.x * COLUMNS <= 2147483648
 // launch image_tables_*: n_vis + CHUNK * grid.z <= 2147483648
+// Blocks along y take rows of groups, ROWS = 8·G <= 64 each (a clause that names grid.y, which
+// would otherwise have to be 1):
+// launch image_tables_*: grid.y * 64 <= 2147483648
 // launch image_place_groups: len(img) >= side * side
 // launch image_place_groups: len(parts) >= 4 * n_parts * (side / 2 + 1) * (side / 2 + 1)
 // launch image_place_groups: 4 * n_parts * (side / 2 + 1) * (side / 2 + 1) <= 2147483648
@@ -207,6 +210,7 @@ __device__ void image_tables_body(const float *ls, const float *ms, const float 
 }
 // ANCHOR_END: tables
 
+// ANCHOR: tables_instances
 #define TABLES(G)                                                                                  \
     extern "C" __global__ void __launch_bounds__(THREADS)                                          \
         image_tables_##G(const float *ls, const float *ms, const float *ns, int side,              \
@@ -219,6 +223,7 @@ TABLES(1)
 TABLES(2)
 TABLES(4)
 TABLES(8)
+// ANCHOR_END: tables_instances
 
 // ANCHOR: place
 // One thread per pixel: find its group and which of the four images it is, add that sum over

@@ -66,6 +66,7 @@ image_rectangle(const float *ls, const float *ms, const float *ns, int width, in
     const int g = blockIdx.x * TILE + threadIdx.x, a = g % n_a, b = g / n_a;
     const bool mine = b < n_b;
     // ANCHOR_END: groups
+    // ANCHOR: groups_rest
     const float l = mine ? TWO_PI_F * ls[a] : 0.0f;
     const float m = mine ? TWO_PI_F * ms[b] : 0.0f;
     const float nd = mine ? TWO_PI_F * ns[g] : 0.0f;
@@ -96,6 +97,7 @@ image_rectangle(const float *ls, const float *ms, const float *ns, int width, in
         store_group(acc, parts + 4 * g);
     }
 }
+// ANCHOR_END: groups_rest
 
 // ANCHOR: place
 // One thread per pixel: its group, which of the group's four images it is, scaled by 1/N.

@@ -438,6 +438,7 @@ __device__ void image_shuffle_body(const float *ls, const float *ms, const float
 }
 // ANCHOR_END: shuffle
 
+// ANCHOR: instances
 // The kernels the program launches: each body instantiated for the pixels per thread K and the
 // block size T named in the kernel's name, such as image_fma_4_256. The steps use STEP_K and
 // TILE; imaging_tuning times the others.
@@ -469,3 +470,4 @@ SHUFFLE(3)
 SHUFFLE(4)
 SHUFFLE(6)
 SHUFFLE(8)
+// ANCHOR_END: instances
