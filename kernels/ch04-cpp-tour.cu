@@ -117,6 +117,7 @@ extern "C" __global__ void block_sums_dynamic(const unsigned *xs, unsigned *sums
     unsigned t = threadIdx.x;
     partial[t] = xs[blockIdx.x * blockDim.x + t];
     // ANCHOR_END: block_sums_dynamic
+    // ANCHOR: block_sums_dynamic_rest
     __syncthreads();
     for (unsigned half = blockDim.x / 2; half > 0; half /= 2) {
         if (t < half) {
@@ -128,3 +129,4 @@ extern "C" __global__ void block_sums_dynamic(const unsigned *xs, unsigned *sums
         sums[blockIdx.x] = partial[0];
     }
 }
+// ANCHOR_END: block_sums_dynamic_rest

@@ -62,18 +62,18 @@ pub fn grid_stride_64(l: &Launch, n: i64, buffers: usize) -> Reach {
 }
 
 /// Three nonnegative sizes, mostly small (products of them stay countable), sometimes any.
-fn dims3() -> BoxedStrategy<(u64, u64, u64)> {
+pub fn dims3() -> BoxedStrategy<(u64, u64, u64)> {
     let dim = || prop_oneof![4 => 0u64..70, 1 => 0u64..2000, 1 => size()].boxed();
     (dim(), dim(), dim()).boxed()
 }
 
-fn dims2() -> BoxedStrategy<(u64, u64)> {
+pub fn dims2() -> BoxedStrategy<(u64, u64)> {
     let dim = || prop_oneof![4 => 0u64..300, 1 => 0u64..50_000, 1 => size()].boxed();
     (dim(), dim()).boxed()
 }
 
 /// How many threads pass the guard `idx < total` (64-bit): they are the first ones.
-fn passing(l: &Launch, total: i128) -> i128 {
+pub fn passing(l: &Launch, total: i128) -> i128 {
     i128::from(l.tx()).min(total.max(0))
 }
 
@@ -85,7 +85,7 @@ pub fn times(sizes: &[u64]) -> u64 {
         .min(1 << 40)
 }
 
-fn extent(e: i128) -> u64 {
+pub fn extent(e: i128) -> u64 {
     e.clamp(0, i128::from(u64::MAX)) as u64
 }
 
