@@ -8,6 +8,7 @@
 // launch sgemm_2d_blocking_exercise: k + 32 <= 2147483648
 // launch sgemm_2d_blocking_exercise: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
 
+// ANCHOR: exercise
 // One element of a rows×cols matrix, or zero outside it.
 __device__ __forceinline__ float load1(const float *p, int rows, int cols, int row, int col)
 {
@@ -46,3 +47,4 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking_exercise(
         }
     }
 }
+// ANCHOR_END: exercise

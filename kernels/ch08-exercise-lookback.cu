@@ -11,6 +11,7 @@
 // launch scan_lookback_exercise: len(status) >= grid; len(next_tile) >= 1; len(stalled) >= 1
 // launch scan_lookback_exercise: zeroed(status, next_tile); aligned(in, 16); aligned(out, 16)
 
+// ANCHOR: exercise
 #define THREADS 128
 #define ITEMS 40
 #define TILE (THREADS * ITEMS)
@@ -180,3 +181,4 @@ extern "C" __global__ void __launch_bounds__(THREADS)
     __syncthreads();
     store_items(out, tile, n, v, prefix_shared);
 }
+// ANCHOR_END: exercise

@@ -19,6 +19,7 @@
 #define PREFIX 2u
 #define SPIN_LIMIT (1 << 18)
 
+// ANCHOR: block_scan
 // The inclusive scan of one value per thread over the block; returns the thread's sum and
 // leaves the block's total in *total.
 __device__ unsigned block_inclusive_scan(unsigned v, unsigned *total)
@@ -47,6 +48,7 @@ __device__ __forceinline__ void publish(unsigned *word, unsigned value, unsigned
     }
     *reinterpret_cast<volatile unsigned *>(flag) = state;
 }
+// ANCHOR_END: block_scan
 
 // ANCHOR: plain
 // Pitfall 1: flags read with plain loads. Nothing tells the compiler or the cache that another
@@ -136,6 +138,7 @@ __device__ unsigned walk_back_one_word(unsigned *values, unsigned *, unsigned *f
 }
 // ANCHOR_END: one_word
 
+// ANCHOR: pitfall_kernel
 // Tile numbers from a counter, a block scan, then thread 0 publishes the tile's aggregate, walks
 // back, and publishes its prefix. ONE_WORD kernels keep both in `aggregates`.
 #define PITFALL_KERNEL(NAME, WALK, FENCED, ONE_WORD)                                               \
@@ -175,3 +178,4 @@ PITFALL_KERNEL(scan_plain_loads, walk_back_plain, true, false)
 PITFALL_KERNEL(scan_split_reordered, walk_back_split<false>, false, false)
 PITFALL_KERNEL(scan_one_word, walk_back_one_word, true, true)
 PITFALL_KERNEL(scan_split_fenced, walk_back_split<true>, true, false)
+// ANCHOR_END: pitfall_kernel
