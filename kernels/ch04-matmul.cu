@@ -83,8 +83,8 @@ extern "C" __global__ void matmul_sum_in_register(
 // ANCHOR_END: sum_in_register
 
 // ANCHOR: matmul_1d
-// Still one thread per element of C, on a 1-D grid: the thread's number is split into a
-// row (the quotient) and a column (the remainder), as `i / n` and `i % n` do in Rust.
+// Still one thread per element of C, on a 1-D grid: the thread's number is divided by p,
+// the length of a row of C, into a row (the quotient) and a column (the remainder).
 extern "C" __global__ void matmul_1d(
     const float *a, const float *b, float *c, int m, int n, int p)
 {

@@ -620,7 +620,7 @@ pub fn matmul_1d() -> Model {
         kernels: "matmul_1d",
         buffers: &["a", "b", "c"],
         mirrors: &[("ch04-matmul.cu", "matmul_1d")],
-        hash: 0xd8f97ea213ef8afe,
+        hash: 0xbe1954492ab41186,
         draw: || matmul_draw(|m, _, p| [ceil(times(&[m, p]), 256), 1, 1], [256, 1, 1]),
         contract: |l| {
             nothing(ch04_matmul::Matmul1d::contract(
