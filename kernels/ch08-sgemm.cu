@@ -57,8 +57,9 @@ __device__ __forceinline__ void store4(float *p, int rows, int cols, int row, in
 // ANCHOR_END: edges
 
 // ANCHOR: rows_across_warp
-// Chapter 4's kernel with x and y swapped: neighbouring threads of a warp take neighbouring
-// rows, so each of their reads of B and writes of C lands in a different 128-byte line.
+// Chapter 4's kernel with x and y swapped. In a 16×16 block a warp takes 16 neighbouring rows
+// of two columns: its reads of A and its writes of C land in 16 different 128-byte lines, one
+// per row, while its reads of B are two neighbouring floats, each shared by 16 threads.
 extern "C" __global__ void sgemm_rows_across_warp(
     const float *a, const float *b, float *c, int m, int n, int k)
 {
