@@ -104,8 +104,8 @@ fn main() {
         verdict(wrong == 0)
     );
 
-    // Points in the square [-1, 1) x [-1, 1). The GPU fuses x*x + y*y into one multiply-add,
-    // rounded once, where the CPU rounds twice: the lengths may differ in their last bit.
+    // Points in the square [-1, 1) x [-1, 1). The GPU rounds x*x + y*y twice (a product, then
+    // a fused multiply-add), the CPU three times: the lengths may differ in their last bit.
     // ANCHOR: launch_lengths
     let coords = rng.vec_f32(2 * n, -1.0, 1.0);
     let points: Vec<[f32; 2]> = coords.chunks_exact(2).map(|c| [c[0], c[1]]).collect();
