@@ -75,7 +75,7 @@ pub fn max_int() -> Model {
     Model {
         kernels: "max_int",
         buffers: &["values", "result"],
-        mirrors: &[("ch0xc3123f6a6b119b7a5-atomic-max.cu", "max_int")],
+        mirrors: &[("ch05-atomic-max.cu", "max_int")],
         hash: 0xc3123f6a6b119b7a,
         draw: || one_d(256, 1, |n| vec![n, 1], |_| vec![]),
         contract: |l| {
@@ -95,16 +95,10 @@ pub fn max_float_bits() -> Model {
         kernels: "max_float_bits, max_float_cas, max_float_sign_split_by_value, max_float_sign_split",
         buffers: &["values", "result"],
         mirrors: &[
-            ("ch0x37e81c9edd14d3bb5-atomic-max.cu", "max_float_bits"),
-            ("ch0x37e81c9edd14d3bb5-atomic-max.cu", "atomic_max_float"),
-            (
-                "ch0x37e81c9edd14d3bb5-atomic-max.cu",
-                "max_float_sign_split_by_value",
-            ),
-            (
-                "ch0x37e81c9edd14d3bb5-atomic-max.cu",
-                "max_float_sign_split",
-            ),
+            ("ch05-atomic-max.cu", "max_float_bits"),
+            ("ch05-atomic-max.cu", "atomic_max_float"),
+            ("ch05-atomic-max.cu", "max_float_sign_split_by_value"),
+            ("ch05-atomic-max.cu", "max_float_sign_split"),
         ],
         hash: 0x37e81c9edd14d3bb,
         draw: || one_d(256, 1, |n| vec![n, 1], |_| vec![]),
@@ -125,10 +119,7 @@ pub fn max_float_cas_counted() -> Model {
     Model {
         kernels: "max_float_cas_counted",
         buffers: &["values", "result", "retries"],
-        mirrors: &[(
-            "ch0x93b6bd2a56b851165-atomic-max.cu",
-            "max_float_cas_counted",
-        )],
+        mirrors: &[("ch05-atomic-max.cu", "max_float_cas_counted")],
         hash: 0x93b6bd2a56b85116,
         draw: || one_d(256, 1, |n| vec![n, 1, 1], |_| vec![]),
         contract: |l| {
@@ -149,7 +140,7 @@ pub fn bincount_largest_u8() -> Model {
     Model {
         kernels: "bincount_largest_u8",
         buffers: &["v", "r"],
-        mirrors: &[("ch0xe8f249ea19ba8d0b5-bincount.cu", "bincount")],
+        mirrors: &[("ch05-bincount.cu", "bincount")],
         hash: 0xe8f249ea19ba8d0b,
         draw: || one_d(256, 16, |n| vec![n, 1], |_| vec![]),
         contract: |l| {
@@ -219,8 +210,8 @@ pub fn block_sum_atomic() -> Model {
         kernels: "block_sum_atomic",
         buffers: &["x", "total"],
         mirrors: &[
-            ("ch0x252fea67491f3a025-block-sum.cu", "tree"),
-            ("ch0x252fea67491f3a025-block-sum.cu", "block_sum_atomic"),
+            ("ch05-block-sum.cu", "tree"),
+            ("ch05-block-sum.cu", "block_sum_atomic"),
         ],
         hash: 0x252fea67491f3a02,
         draw: || one_d(256, 1, |n| vec![n, 1], |_| vec![]),
@@ -242,8 +233,8 @@ pub fn block_partial_sums() -> Model {
         kernels: "block_partial_sums",
         buffers: &["x", "partials"],
         mirrors: &[
-            ("ch0xe384e44e8f8bdbc75-block-sum.cu", "tree"),
-            ("ch0xe384e44e8f8bdbc75-block-sum.cu", "block_partial_sums"),
+            ("ch05-block-sum.cu", "tree"),
+            ("ch05-block-sum.cu", "block_partial_sums"),
         ],
         hash: 0xe384e44e8f8bdbc7,
         draw: || one_d(256, 1, |n| vec![n, ceil(n, 256)], |_| vec![]),
@@ -264,7 +255,7 @@ pub fn count_plain() -> Model {
     Model {
         kernels: "count_plain, count_atomic",
         buffers: &["counter"],
-        mirrors: &[("ch0xb68ec48b5eca16e75-counter.cu", "counters")],
+        mirrors: &[("ch05-counter.cu", "counters")],
         hash: 0xb68ec48b5eca16e7,
         draw: || {
             size()
@@ -290,7 +281,7 @@ pub fn hist_global() -> Model {
     Model {
         kernels: "hist_global",
         buffers: &["bytes", "bins"],
-        mirrors: &[("ch0x32e91a0785c0e32b5-histogram.cu", "hist_global")],
+        mirrors: &[("ch05-histogram.cu", "hist_global")],
         hash: 0x32e91a0785c0e32b,
         draw: || one_d(256, 1, |n| vec![n, 256], |_| vec![]),
         contract: |l| {
@@ -336,10 +327,7 @@ pub fn reverse_tiles_no_barrier() -> Model {
     Model {
         kernels: "reverse_tiles_no_barrier",
         buffers: &["x", "out"],
-        mirrors: &[(
-            "ch0xcd8417be4e892dc05-no-barrier.cu",
-            "reverse_tiles_no_barrier",
-        )],
+        mirrors: &[("ch05-no-barrier.cu", "reverse_tiles_no_barrier")],
         hash: 0xcd8417be4e892dc0,
         draw: tiles,
         contract: |l| {
@@ -359,7 +347,7 @@ pub fn reverse_tiles() -> Model {
     Model {
         kernels: "reverse_tiles",
         buffers: &["x", "out"],
-        mirrors: &[("ch0x2087f0885b324d1e5-tiles.cu", "reverse_tiles")],
+        mirrors: &[("ch05-tiles.cu", "reverse_tiles")],
         hash: 0x2087f0885b324d1e,
         draw: tiles,
         contract: |l| {
@@ -374,7 +362,7 @@ pub fn reverse_tiles_dynamic() -> Model {
     Model {
         kernels: "reverse_tiles_dynamic",
         buffers: &["x", "out"],
-        mirrors: &[("ch0xe1633043a6b6d6f95-tiles.cu", "reverse_tiles_dynamic")],
+        mirrors: &[("ch05-tiles.cu", "reverse_tiles_dynamic")],
         hash: 0xe1633043a6b6d6f9,
         draw: || {
             // The natural launch asks for blockDim.x floats of dynamic shared memory.
