@@ -23,6 +23,10 @@
 // launch reduce_tiles: aligned(in, 16)
 // launch scan_tiles: n = len(in); len(out) >= n; len(scanned_totals) + 1 >= grid; block.x >= 32
 // launch scan_tiles: threads * ITEMS >= n; aligned(in, 16); aligned(out, 16)
+// The first value of a tile (reduce_tiles) or of a thread (scan_tiles), one tile or ITEMS past
+// it, is an int: every thread's ITEMS values must be countable by one.
+// launch reduce_tiles: threads * ITEMS <= 2147483647
+// launch scan_tiles: threads * ITEMS <= 2147483647
 
 #define FULL_MASK 0xffffffffu
 

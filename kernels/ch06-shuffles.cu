@@ -93,6 +93,7 @@ extern "C" __global__ void warp_sum_xor_i32(const int *x, int *out, int n)
 }
 // ANCHOR_END: kernels
 
+// ANCHOR: kernels_f32
 extern "C" __global__ void warp_sum_down_f32(const float *x, float *out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -116,3 +117,4 @@ extern "C" __global__ void warp_max_xor_f32(const float *x, float *out, int n)
         out[i] = warp_max_xor(x[i]);
     }
 }
+// ANCHOR_END: kernels_f32

@@ -2,6 +2,43 @@
 
 use super::launchers::*;
 use super::model::*;
+use proptest::prelude::*;
+
+/// The largest value of `blockIdx.x * blockDim.x + threadIdx.x`, an `int`.
+fn thread_index(l: &Launch) -> (&'static str, i128, i128) {
+    (
+        "blockIdx.x * blockDim.x + threadIdx.x",
+        i128::from(l.tx()) - 1,
+        INT_MAX,
+    )
+}
+
+/// `threadIdx.x / 32`, the warp, as the index of a `__shared__` array of 32 slots.
+fn warp_slot(l: &Launch, what: &'static str) -> (&'static str, i128, i128) {
+    (what, (i128::from(l.block[0]) - 1) / 32, 31)
+}
+
+/// `i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) touch [i]` for `per_thread` buffers,
+/// then `singles` buffers of which the kernel touches word 0 only, under `touched`.
+fn one_per_thread_then(l: &Launch, n: i64, per_thread: usize, singles: &[bool]) -> Reach {
+    let mut reach = one_per_thread(l, n, per_thread);
+    reach.extents.extend(singles.iter().map(|&t| u64::from(t)));
+    reach.vectors.extend(singles.iter().map(|_| false));
+    reach
+}
+
+/// What `block_inclusive_scan` indexes: `warp_totals[warp]`, and `warp_totals[warps - 1]` with
+/// warps = blockDim.x / 32, which needs a whole warp.
+fn block_scan_slots(l: &Launch) -> [(&'static str, i128, i128); 2] {
+    [
+        warp_slot(l, "threadIdx.x / 32, in warp_totals[32]"),
+        (
+            "1 - blockDim.x / 32 (warp_totals[warps - 1] needs warps >= 1)",
+            1 - i128::from(l.block[0] / 32),
+            0,
+        ),
+    ]
+}
 
 pub fn scan_warps() -> Model {
     Model {
@@ -55,9 +92,711 @@ pub fn block_partials() -> Model {
     }
 }
 
+pub fn smooth_tiles() -> Model {
+    Model {
+        kernels: "smooth_tiles",
+        buffers: &["x", "out"],
+        mirrors: &[("ch06-barriers.cu", "smooth_tiles")],
+        hash: 0x32cef83085d6db58,
+        draw: || one_d(256, 1, |n| vec![n, n], |_| vec![10]),
+        contract: |l| {
+            derived(ch06_barriers::SmoothTiles::contract(
+                "smooth_tiles",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.arg(0)?,
+            ))
+        },
+        reach: |l, d| {
+            // Block b's tile starts at b * TILE; thread t loads and stores start + t only when
+            // t < len = min(TILE, n - start), and reads tile[t - 1 ..= t + 1] clamped to it.
+            let n = d[0].max(0) as u64;
+            let last_start = u64::from(l.grid[0] - 1) * 256;
+            let per_block = u64::from(l.block[0]).min(256);
+            let extent = match n {
+                0 => 0,
+                n => {
+                    let block = u64::from(l.grid[0] - 1).min((n - 1) / 256);
+                    (block * 256 + per_block).min(n)
+                }
+            };
+            Reach {
+                extents: vec![extent; 2],
+                vectors: vec![false; 2],
+                ints: vec![
+                    ("start = blockIdx.x * TILE", i128::from(last_start), INT_MAX),
+                    (
+                        "t (and right), in tile[TILE], when t < len",
+                        i128::from(per_block) - 1,
+                        255,
+                    ),
+                ],
+            }
+        },
+    }
+}
+
+/// `thread_partial`: an `int` grid-stride loop over [0, n).
+fn thread_partial(l: &Launch, n: i64) -> (u64, [(&'static str, i128, i128); 2]) {
+    let (extent, last) = grid_stride(l.tx(), n);
+    (
+        extent,
+        [
+            thread_index(l),
+            ("i += gridDim.x * blockDim.x", last, INT_MAX),
+        ],
+    )
+}
+
+pub fn sum_tree() -> Model {
+    Model {
+        kernels: "sum_tree",
+        buffers: &["x", "total"],
+        mirrors: &[
+            ("ch06-block-reduce.cu", "partial"),
+            ("ch06-block-reduce.cu", "tree"),
+        ],
+        hash: 0xe6c022fcee040c44,
+        draw: || one_d(256, 8, |n| vec![n, 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_block_reduce::SumTree::contract(
+                "sum_tree",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            let (extent, loop_ints) = thread_partial(l, d[0]);
+            let b = i128::from(l.block[0]);
+            let mut ints = loop_ints.to_vec();
+            ints.push(("t, in s[THREADS]", b - 1, 255));
+            // s[t + stride] for t < stride <= THREADS / 2.
+            ints.push(("t + stride, in s[THREADS]", b.min(128) - 1 + 128, 255));
+            Reach {
+                // Thread 0 of every block adds to *total, whatever n is.
+                extents: vec![extent, 1],
+                vectors: vec![false; 2],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn sum_shuffle() -> Model {
+    Model {
+        kernels: "sum_shuffle",
+        buffers: &["x", "total"],
+        mirrors: &[
+            ("ch06-block-reduce.cu", "partial"),
+            ("ch06-block-reduce.cu", "block_sum"),
+            ("ch06-block-reduce.cu", "shuffle"),
+        ],
+        hash: 0x04319f1f8bb6264e,
+        draw: || one_d(256, 8, |n| vec![n, 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_block_reduce::SumShuffle::contract(
+                "sum_shuffle",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            let (extent, loop_ints) = thread_partial(l, d[0]);
+            let mut ints = loop_ints.to_vec();
+            // warp_sums[warp]; warp 0 reads warp_sums[lane] for lane < blockDim.x / 32 <= 32.
+            ints.push(warp_slot(l, "threadIdx.x / 32, in warp_sums[32]"));
+            Reach {
+                extents: vec![extent, 1],
+                vectors: vec![false; 2],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn max_per_thread() -> Model {
+    Model {
+        kernels: "max_per_thread, max_warp_first",
+        buffers: &["values", "result", "attempts"],
+        mirrors: &[
+            ("ch06-challenges.cu", "max_per_thread"),
+            ("ch06-challenges.cu", "max_warp_first"),
+        ],
+        hash: 0x55c0f97b7949a4c7,
+        draw: || one_d(256, 1, |n| vec![n, 1, 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_challenges::MaxPerThread::contract(
+                "max_per_thread",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+            ))
+        },
+        // max_warp_first's lane 0 of every warp reads *result, and may count in *attempts,
+        // even in a warp wholly past n (it offers -infinity).
+        reach: |l, d| {
+            let mut reach = one_per_thread_then(l, d[0], 1, &[true, true]);
+            reach.ints = vec![thread_index(l)];
+            reach
+        },
+    }
+}
+
+pub fn exclusive_scan_warps() -> Model {
+    Model {
+        kernels: "exclusive_scan_warps",
+        buffers: &["in", "out"],
+        mirrors: &[("ch06-challenges.cu", "warp_exclusive_scan")],
+        hash: 0xd850701cd15d1022,
+        draw: || one_d(256, 1, |n| vec![n, n], |_| vec![]),
+        contract: |l| {
+            derived(ch06_challenges::ExclusiveScanWarps::contract(
+                "exclusive_scan_warps",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| one_per_thread(l, d[0], 2),
+    }
+}
+
+pub fn positions_two_ways() -> Model {
+    Model {
+        kernels: "positions_two_ways",
+        buffers: &["in", "by_scan", "by_ballot"],
+        mirrors: &[
+            ("ch06-challenges.cu", "warp_exclusive_scan"),
+            ("ch06-challenges.cu", "positions_two_ways"),
+        ],
+        hash: 0x5cf90b6b7195a1a3,
+        draw: || one_d(256, 1, |n| vec![n, n, n], |_| vec![]),
+        contract: |l| {
+            derived(ch06_challenges::PositionsTwoWays::contract(
+                "positions_two_ways",
+                &l.config(),
+                l.span(0),
+                0.5,
+                l.span(1),
+                l.span(2),
+            ))
+        },
+        // `1u << lane` with lane = threadIdx.x % 32: at most 31.
+        reach: |l, d| one_per_thread(l, d[0], 3),
+    }
+}
+
+pub fn sum_atomic_each() -> Model {
+    Model {
+        kernels: "sum_atomic_each, sum_atomic_warp, sum_atomic_block",
+        buffers: &["x", "total"],
+        mirrors: &[
+            ("ch06-contention.cu", "each"),
+            ("ch06-contention.cu", "warp_sum"),
+            ("ch06-contention.cu", "warp"),
+            ("ch06-contention.cu", "block_sum"),
+            ("ch06-contention.cu", "block"),
+        ],
+        hash: 0x8cae2fbda47f2d97,
+        draw: || one_d(256, 1, |n| vec![n, 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_contention::SumAtomicEach::contract(
+                "sum_atomic_each",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        // The warp and block sums add to *total from lane 0 or thread 0, whatever n is.
+        reach: |l, d| {
+            let mut reach = one_per_thread_then(l, d[0], 1, &[true]);
+            reach
+                .ints
+                .push(warp_slot(l, "threadIdx.x / 32, in warp_sums[32]"));
+            reach
+        },
+    }
+}
+
+pub fn sum_atomic_block_grid_stride() -> Model {
+    Model {
+        kernels: "sum_atomic_block_grid_stride",
+        buffers: &["x", "total"],
+        mirrors: &[
+            ("ch06-contention.cu", "warp_sum"),
+            ("ch06-contention.cu", "block_sum"),
+            ("ch06-contention.cu", "block_grid_stride"),
+        ],
+        hash: 0xf9a12e6d47d696fb,
+        draw: || one_d(256, 16, |n| vec![n, 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_contention::SumAtomicBlockGridStride::contract(
+                "sum_atomic_block_grid_stride",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            let (extent, loop_ints) = thread_partial(l, d[0]);
+            let mut ints = loop_ints.to_vec();
+            ints.push(warp_slot(l, "threadIdx.x / 32, in warp_sums[32]"));
+            Reach {
+                extents: vec![extent, 1],
+                vectors: vec![false; 2],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn sum_atomic_spread() -> Model {
+    Model {
+        kernels: "sum_atomic_spread",
+        buffers: &["x", "counters"],
+        mirrors: &[("ch06-contention.cu", "spread")],
+        hash: 0xc69c3f06dedf43a9,
+        draw: || one_d(256, 1, |n| vec![n, 1024], |_| vec![1023]),
+        contract: |l| {
+            derived(ch06_contention::SumAtomicSpread::contract(
+                "sum_atomic_spread",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.arg(0)?,
+            ))
+        },
+        reach: |l, d| {
+            // counters[i & counters_mask] for i < min(threads, n): at most the mask when it is
+            // not negative, at most i when it is (its sign bit keeps i's bits).
+            let mut reach = one_per_thread(l, d[0], 1);
+            let touched = reach.extents[0];
+            let mask = l.args[0];
+            reach.extents.push(match touched {
+                0 => 0,
+                t if mask < 0 => t,
+                t => (mask as u64).min(t - 1) + 1,
+            });
+            reach.vectors.push(false);
+            reach
+        },
+    }
+}
+
+pub fn sum_grid_sync() -> Model {
+    Model {
+        kernels: "sum_grid_sync",
+        buffers: &["x", "partials", "total"],
+        mirrors: &[
+            ("ch06-cooperative.cu", "block_sum"),
+            ("ch06-cooperative.cu", "grid_sync"),
+        ],
+        hash: 0x00d3a4d02ab390f4,
+        // A cooperative launch: the driver refuses a grid that cannot all be resident, which
+        // the model does not know, so any grid is drawn.
+        draw: || one_d(256, 8, |n| vec![n, ceil(n, 2048).max(1), 1], |_| vec![]),
+        contract: |l| {
+            derived(ch06_cooperative::SumGridSync::contract(
+                "sum_grid_sync",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+            ))
+        },
+        reach: |l, d| {
+            let threads = l.threads();
+            let (extent, last) = grid_stride(threads, d[0]);
+            let grid = u64::from(l.grid[0]);
+            // Block 0 reads partials[b] for b = thread_rank, += num_threads (unsigned) while
+            // b < num_blocks.
+            let b_last = i128::from(grid) - 1 + i128::from(l.block[0]);
+            Reach {
+                extents: vec![extent, grid, 1],
+                vectors: vec![false; 3],
+                ints: vec![
+                    ("(int)grid.thread_rank()", i128::from(threads) - 1, INT_MAX),
+                    ("i += (int)grid.num_threads()", last, INT_MAX),
+                    ("b += block.num_threads() (unsigned)", b_last, UINT_MAX),
+                    warp_slot(l, "tile.meta_group_rank(), in tile_sums[32]"),
+                ],
+            }
+        },
+    }
+}
+
+pub fn sum_partials() -> Model {
+    Model {
+        kernels: "sum_partials",
+        buffers: &["partials", "total"],
+        mirrors: &[
+            ("ch06-cooperative.cu", "block_sum"),
+            ("ch06-cooperative.cu", "two_kernels"),
+        ],
+        hash: 0x587713407062fa7b,
+        draw: || {
+            size()
+                .prop_flat_map(|count| around([1, 1, 1], [256, 1, 1], vec![count, 1], vec![]))
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_cooperative::SumPartials::contract(
+                "sum_partials",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // Every block walks all of partials by its own thread rank (a grid of more than
+            // one block writes *total more than once, but nowhere else).
+            let (extent, last) = grid_stride(u64::from(l.block[0]), d[0]);
+            Reach {
+                extents: vec![extent, 1],
+                vectors: vec![false; 2],
+                ints: vec![
+                    ("b += block.num_threads()", last, INT_MAX),
+                    warp_slot(l, "tile.meta_group_rank(), in tile_sums[32]"),
+                ],
+            }
+        },
+    }
+}
+
+pub fn scan_blocks() -> Model {
+    Model {
+        kernels: "scan_blocks",
+        buffers: &["in", "out", "block_totals"],
+        mirrors: &[
+            ("ch06-scan.cu", "warp_scan"),
+            ("ch06-scan.cu", "block_scan"),
+        ],
+        hash: 0x67ca0e96ccc77629,
+        draw: || one_d(1024, 1, |n| vec![n, n, ceil(n, 1024).max(1)], |_| vec![]),
+        contract: |l| {
+            derived(ch06_scan::ScanBlocks::contract(
+                "scan_blocks",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+            ))
+        },
+        reach: |l, d| {
+            // Thread 0 of block b writes block_totals[b], whatever n is.
+            let mut reach = one_per_thread(l, d[0], 2);
+            reach.extents.push(u64::from(l.grid[0]));
+            reach.vectors.push(false);
+            reach.ints.extend(block_scan_slots(l));
+            reach
+        },
+    }
+}
+
+pub fn scan_totals() -> Model {
+    Model {
+        kernels: "scan_totals",
+        buffers: &["totals"],
+        mirrors: &[
+            ("ch06-scan.cu", "warp_scan"),
+            ("ch06-scan.cu", "block_scan"),
+            ("ch06-scan.cu", "scan_totals"),
+        ],
+        hash: 0x0ccc0592b2b28384,
+        draw: || {
+            size()
+                .prop_flat_map(|count| around([1, 1, 1], [1024, 1, 1], vec![count], vec![]))
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_scan::ScanTotals::contract(
+                "scan_totals",
+                &l.config(),
+                l.span(0),
+            ))
+        },
+        reach: |l, d| {
+            // Every block scans the whole of totals in place, a blockDim.x piece at a time.
+            let count = d[0].max(0) as u64;
+            let b = u64::from(l.block[0]);
+            let ints = match count {
+                0 => vec![],
+                count => {
+                    let last_start = i128::from((count - 1) / b * b);
+                    let b = i128::from(b);
+                    let mut ints = vec![
+                        ("start += blockDim.x", last_start + b, INT_MAX),
+                        ("i = start + threadIdx.x", last_start + b - 1, INT_MAX),
+                    ];
+                    ints.extend(block_scan_slots(l));
+                    ints
+                }
+            };
+            Reach {
+                extents: vec![count],
+                vectors: vec![false],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn add_block_offsets() -> Model {
+    Model {
+        kernels: "add_block_offsets",
+        buffers: &["out", "scanned_totals"],
+        mirrors: &[("ch06-scan.cu", "scan_totals")],
+        hash: 0xfcb4f4dcfe42cfb8,
+        draw: || one_d(1024, 1, |n| vec![n, ceil(n, 1024)], |_| vec![]),
+        contract: |l| {
+            derived(ch06_scan::AddBlockOffsets::contract(
+                "add_block_offsets",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // Only blocks b > 0, at i < n: out[i] and scanned_totals[b - 1].
+            let mut reach = one_per_thread(l, d[0], 1);
+            let n = d[0].max(0) as u64;
+            let b = u64::from(l.block[0]);
+            let last_block = match n {
+                0 => 0,
+                n => u64::from(l.grid[0] - 1).min((n - 1) / b),
+            };
+            if last_block == 0 {
+                reach.extents[0] = 0;
+            }
+            reach.extents.push(last_block);
+            reach.vectors.push(false);
+            reach
+        },
+    }
+}
+
+pub fn reduce_tiles() -> Model {
+    Model {
+        kernels: "reduce_tiles",
+        buffers: &["in", "tile_totals"],
+        mirrors: &[
+            ("ch06-scan.cu", "warp_scan"),
+            ("ch06-scan.cu", "block_scan"),
+            ("ch06-scan.cu", "tile_io"),
+            ("ch06-scan.cu", "reduce_then_scan"),
+        ],
+        hash: 0x32216d54f0701259,
+        draw: || one_d(512, 16, |n| vec![n, ceil(n, 8192).max(1)], |_| vec![]),
+        contract: |l| {
+            derived(ch06_scan::ReduceTiles::contract(
+                "reduce_tiles",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // tile = blockDim.x * ITEMS; start = blockIdx.x * tile, an unsigned product kept
+            // as an int. A block whose tile is whole (start + tile <= n) loads it as uint4s
+            // from in + start; the last one loads start + j < n one at a time.
+            let n = d[0].max(0) as u64;
+            let b = u64::from(l.block[0]);
+            let tile = b * 16;
+            let grid = u64::from(l.grid[0]);
+            let last_start = (grid - 1) * tile;
+            let mut ints = vec![
+                ("start = blockIdx.x * tile", i128::from(last_start), INT_MAX),
+                ("start + tile", i128::from(grid * tile), INT_MAX),
+                (
+                    "start + j, one blockDim.x past n",
+                    i128::from(n.max(1) - 1 + b).max(i128::from(last_start + b - 1)),
+                    INT_MAX,
+                ),
+            ];
+            ints.extend(block_scan_slots(l));
+            let extent = n.min(grid * tile);
+            Reach {
+                extents: vec![extent, grid],
+                vectors: vec![n >= tile, false],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn scan_tiles() -> Model {
+    Model {
+        kernels: "scan_tiles",
+        buffers: &["in", "out", "scanned_totals"],
+        mirrors: &[
+            ("ch06-scan.cu", "warp_scan"),
+            ("ch06-scan.cu", "block_scan"),
+            ("ch06-scan.cu", "tile_io"),
+            ("ch06-scan.cu", "reduce_then_scan"),
+        ],
+        hash: 0x32216d54f0701259,
+        draw: || one_d(512, 16, |n| vec![n, n, ceil(n, 8192).max(1)], |_| vec![]),
+        contract: |l| {
+            derived(ch06_scan::ScanTiles::contract(
+                "scan_tiles",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+            ))
+        },
+        reach: |l, d| {
+            // first = (blockIdx.x * blockDim.x + threadIdx.x) * ITEMS, unsigned, kept as an
+            // int; ITEMS values from first, as uint4s when first + ITEMS <= n, else those
+            // below n. Block b > 0 reads scanned_totals[b - 1], whatever n is.
+            let n = d[0].max(0) as u64;
+            let t = l.tx();
+            let mut ints = vec![
+                (
+                    "first = (blockIdx.x * blockDim.x + threadIdx.x) * ITEMS",
+                    (i128::from(t) - 1) * 16,
+                    INT_MAX,
+                ),
+                ("first + ITEMS", i128::from(t) * 16, INT_MAX),
+            ];
+            ints.extend(block_scan_slots(l));
+            let extent = n.min(t * 16);
+            Reach {
+                extents: vec![extent, extent, u64::from(l.grid[0] - 1)],
+                vectors: vec![n >= 16, n >= 16, false],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn shuffle_table() -> Model {
+    Model {
+        kernels: "shuffle_table",
+        buffers: &["values", "table"],
+        mirrors: &[("ch06-shuffles.cu", "table")],
+        hash: 0x4f558bd1fb137be8,
+        draw: || around([1, 1, 1], [32, 1, 1], vec![32, 9 * 32], vec![]),
+        contract: |l| {
+            ch06_shuffles::ShuffleTable::contract(
+                "shuffle_table",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            )
+            .map(|()| vec![])
+        },
+        reach: |l, _| {
+            // lane = threadIdx.x, unbounded by the kernel: values[lane], and row r's
+            // table[32 * r + lane] for the nine rows.
+            let b = u64::from(l.block[0]);
+            Reach {
+                extents: vec![b, 8 * 32 + b],
+                vectors: vec![false; 2],
+                ints: vec![],
+            }
+        },
+    }
+}
+
+pub fn warp_sum_down_i32() -> Model {
+    Model {
+        kernels: "warp_sum_down_i32, warp_sum_xor_i32",
+        buffers: &["x", "out"],
+        mirrors: &[
+            ("ch06-shuffles.cu", "warp_sum"),
+            ("ch06-shuffles.cu", "kernels"),
+        ],
+        hash: 0x3c9512c26945abd7,
+        draw: || one_d(256, 1, |n| vec![n, n], |_| vec![]),
+        contract: |l| {
+            derived(ch06_shuffles::WarpSumDownI32::contract(
+                "warp_sum_down_i32",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| one_per_thread(l, d[0], 2),
+    }
+}
+
+pub fn warp_sum_down_f32() -> Model {
+    Model {
+        kernels: "warp_sum_down_f32, warp_sum_xor_f32, warp_max_xor_f32",
+        buffers: &["x", "out"],
+        mirrors: &[
+            ("ch06-shuffles.cu", "warp_sum"),
+            ("ch06-shuffles.cu", "warp_max"),
+            ("ch06-shuffles.cu", "kernels_f32"),
+        ],
+        hash: 0x47525c383b47af53,
+        draw: || one_d(256, 1, |n| vec![n, n], |_| vec![]),
+        contract: |l| {
+            derived(ch06_shuffles::WarpSumDownF32::contract(
+                "warp_sum_down_f32",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| one_per_thread(l, d[0], 2),
+    }
+}
+
+pub fn vote_demo() -> Model {
+    Model {
+        kernels: "vote_demo",
+        buffers: &["values", "seen"],
+        mirrors: &[("ch06-votes.cu", "vote_demo")],
+        hash: 0x31d9752c87292479,
+        draw: || around([1, 1, 1], [32, 1, 1], vec![32, 6 * 32], vec![]),
+        contract: |l| {
+            ch06_votes::VoteDemo::contract("vote_demo", &l.config(), l.span(0), 0.5, l.span(1))
+                .map(|()| vec![])
+        },
+        reach: |l, _| {
+            // lane = threadIdx.x % 32: values[lane] and its row seen[6 * lane ..= 6 * lane + 5].
+            let lanes = u64::from(l.block[0]).min(32);
+            Reach {
+                extents: vec![lanes, 6 * lanes],
+                vectors: vec![false; 2],
+                ints: vec![],
+            }
+        },
+    }
+}
+
 /// Every model of the chapter.
 pub fn models() -> Vec<Model> {
-    vec![scan_warps(), block_partials()]
+    vec![
+        scan_warps(),
+        block_partials(),
+        smooth_tiles(),
+        sum_tree(),
+        sum_shuffle(),
+        max_per_thread(),
+        exclusive_scan_warps(),
+        positions_two_ways(),
+        sum_atomic_each(),
+        sum_atomic_block_grid_stride(),
+        sum_atomic_spread(),
+        sum_grid_sync(),
+        sum_partials(),
+        scan_blocks(),
+        scan_totals(),
+        add_block_offsets(),
+        reduce_tiles(),
+        scan_tiles(),
+        shuffle_table(),
+        warp_sum_down_i32(),
+        warp_sum_down_f32(),
+        vote_demo(),
+    ]
 }
 
 #[test]
@@ -68,4 +807,181 @@ fn scan_warps_stays_inside() {
 #[test]
 fn block_partials_stays_inside() {
     prove(block_partials());
+}
+
+#[test]
+fn smooth_tiles_stays_inside() {
+    prove(smooth_tiles());
+}
+
+#[test]
+fn sum_tree_stays_inside() {
+    prove(sum_tree());
+}
+
+#[test]
+fn sum_shuffle_stays_inside() {
+    prove(sum_shuffle());
+}
+
+#[test]
+fn max_per_thread_stays_inside() {
+    prove(max_per_thread());
+}
+
+#[test]
+fn exclusive_scan_warps_stays_inside() {
+    prove(exclusive_scan_warps());
+}
+
+#[test]
+fn positions_two_ways_stays_inside() {
+    prove(positions_two_ways());
+}
+
+#[test]
+fn sum_atomic_each_stays_inside() {
+    prove(sum_atomic_each());
+}
+
+#[test]
+fn sum_atomic_block_grid_stride_stays_inside() {
+    prove(sum_atomic_block_grid_stride());
+}
+
+#[test]
+fn sum_atomic_spread_stays_inside() {
+    prove(sum_atomic_spread());
+}
+
+#[test]
+fn sum_grid_sync_stays_inside() {
+    prove(sum_grid_sync());
+}
+
+#[test]
+fn sum_partials_stays_inside() {
+    prove(sum_partials());
+}
+
+#[test]
+fn scan_blocks_stays_inside() {
+    prove(scan_blocks());
+}
+
+#[test]
+fn scan_totals_stays_inside() {
+    prove(scan_totals());
+}
+
+#[test]
+fn add_block_offsets_stays_inside() {
+    prove(add_block_offsets());
+}
+
+#[test]
+fn reduce_tiles_stays_inside() {
+    prove(reduce_tiles());
+}
+
+#[test]
+fn scan_tiles_stays_inside() {
+    prove(scan_tiles());
+}
+
+#[test]
+fn shuffle_table_stays_inside() {
+    prove(shuffle_table());
+}
+
+#[test]
+fn warp_sum_down_i32_stays_inside() {
+    prove(warp_sum_down_i32());
+}
+
+#[test]
+fn warp_sum_down_f32_stays_inside() {
+    prove(warp_sum_down_f32());
+}
+
+#[test]
+fn vote_demo_stays_inside() {
+    prove(vote_demo());
+}
+
+// ---- launches the contracts refuse ----
+
+use course::launch::{LaunchError, Span};
+use cudarc::driver::LaunchConfig;
+
+fn shape(grid: (u32, u32, u32), block: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: grid,
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+fn at(len: usize) -> Span {
+    Span::of_len(len)
+}
+
+/// The refusal's sentence, which must name `clause`.
+fn refused<T: std::fmt::Debug>(result: Result<T, LaunchError>, clause: &str) {
+    match result {
+        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
+        Err(e) => {
+            let said = e.to_string();
+            assert!(
+                said.contains(clause),
+                "refused, but for another reason: {said}"
+            );
+        }
+    }
+}
+
+/// Shrunk by the property test: 2^17 blocks of 1024 threads over 2^30 - 1 values. The last
+/// block's start + tile is 2^31, past an int: wrapped, it passes `start + tile <= n`, and the
+/// block loads a whole tile as uint4s from 2^31 - 16384, far past the end.
+#[test]
+fn reduce_tiles_whose_last_tile_ends_past_an_int_is_refused() {
+    refused(
+        ch06_scan::ReduceTiles::contract(
+            "reduce_tiles",
+            &shape((131_072, 1, 1), 1024),
+            at((1 << 30) - 1),
+            at(131_072),
+        ),
+        "threads * 16 <= 2147483647",
+    );
+}
+
+/// No values at all, 2^23 blocks of 32 threads: blockIdx.x * tile, an unsigned product, wraps
+/// to -512 for the last block, whose whole "tile" then lies before the buffer.
+#[test]
+fn reduce_tiles_whose_start_wraps_negative_is_refused() {
+    refused(
+        ch06_scan::ReduceTiles::contract(
+            "reduce_tiles",
+            &shape((1 << 23, 1, 1), 32),
+            at(0),
+            at(1 << 23),
+        ),
+        "threads * 16 <= 2147483647",
+    );
+}
+
+/// Shrunk by the property test (seed 3): the last thread's first + ITEMS is 2^31.
+#[test]
+fn scan_tiles_whose_last_thread_ends_past_an_int_is_refused() {
+    refused(
+        ch06_scan::ScanTiles::contract(
+            "scan_tiles",
+            &shape((131_072, 1, 1), 1024),
+            at((1 << 30) - 1),
+            at((1 << 30) - 1),
+            at(131_072),
+        ),
+        "threads * 16 <= 2147483647",
+    );
 }
