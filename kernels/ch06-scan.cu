@@ -23,8 +23,8 @@
 // launch reduce_tiles: aligned(in, 16)
 // launch scan_tiles: n = len(in); len(out) >= n; len(scanned_totals) + 1 >= grid; block.x >= 32
 // launch scan_tiles: threads * ITEMS >= n; aligned(in, 16); aligned(out, 16)
-// The first value of a tile (reduce_tiles) or of a thread (scan_tiles), one tile or ITEMS past
-// it, is an int: every thread's ITEMS values must be countable by one.
+// A tile's first value (reduce_tiles) or a thread's (scan_tiles) is an int, and so is the end
+// one tile or ITEMS past it: threads * ITEMS must fit in an int.
 // launch reduce_tiles: threads * ITEMS <= 2147483647
 // launch scan_tiles: threads * ITEMS <= 2147483647
 
