@@ -1,14 +1,13 @@
-// Exercise: "Challenge: what does the bounds check cost?" (chapter 4). The adder with its
-// bounds check still in. The judge launches it on 1,000 elements with 4 blocks of 256 threads,
-// in buffers of 1,024, so that the threads past n write where it can look:
-// `cargo run --bin judge -- ch04`. The solution is in ch04-exercise-bounds-solution.cu.
+// Exercise: "Challenge: what does the bounds check cost?" (chapter 4). The adder with
+// `if (i < n)` deleted: nothing here to edit. Your answer goes in
+// crates/examples/ch04/exercises/bounds_check.rs; on a GPU the judge runs this kernel on
+// buffers with room past n, poisoned, and compares what it finds written there with it:
+// `cargo run --bin judge -- ch04`.
+// check: adder_no_bounds_check lacks setp
 
 extern "C" __global__ void adder_no_bounds_check(
     const double *xs, const double *ys, double *zs, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    // TODO: delete the bounds check and keep the assignment.
-    if (i < n) {
-        zs[i] = xs[i] + ys[i];
-    }
+    zs[i] = xs[i] + ys[i];
 }

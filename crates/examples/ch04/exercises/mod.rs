@@ -18,6 +18,8 @@ use rustfft::FftPlanner;
 
 use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, close, cuda, same};
 
+mod bounds_check;
+mod bounds_check_solution;
 mod dft;
 mod dft_gpu;
 mod dft_gpu_solution;
@@ -94,7 +96,8 @@ fn check_config_for(name: &str, config: ConfigFn, n: usize) -> Result<LaunchConf
 
 fn check_config(name: &str, config: ConfigFn, sizes: &[usize], seed: u64) -> Result<(), String> {
     let fresh = 1 + Rng::new(seed).below(50_000_000) as usize;
-    for &n in sizes.iter().chain([1, 255, 256, 257, fresh].iter()) {
+    // The page's sizes come last, so that the first answer the judge shows is not the page's.
+    for &n in [257, 1, 255, 256, fresh].iter().chain(sizes) {
         check_config_for(name, config, n)?;
     }
     Ok(())
@@ -137,16 +140,44 @@ fn blocks_of(cfg: &LaunchConfig) -> String {
 
 // ---- What does the bounds check cost? (kernel.md) ----
 
-fn check_bounds_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
+type PastEndFn = fn(usize, usize, usize) -> Vec<usize>;
+
+/// Grids for the bounds check: random lengths on just enough blocks, on more blocks than that,
+/// on blocks of another size; then one element, a length that fills its blocks, and the
+/// page's 1,000 elements on 4 blocks of 256 last, so that the first answer the judge shows is
+/// not the page's.
+fn bounds_grids(seed: u64) -> Vec<(usize, usize, usize)> {
+    let mut rng = Rng::new(seed);
+    let mut grids = Vec::new();
+    for block in [256, 128, 96] {
+        let n = 1 + rng.below(100_000) as usize;
+        let blocks = n.div_ceil(block);
+        grids.push((n, blocks, block));
+        grids.push((n, blocks + 1 + rng.below(3) as usize, block));
+    }
+    grids.extend([(1, 1, 256), (1024, 4, 256), (1000, 4, 256)]);
+    grids
+}
+
+fn check_bounds_cpu(past_end: PastEndFn, seed: u64) -> Result<(), String> {
+    for (n, blocks, block) in bounds_grids(seed) {
+        let want: Vec<usize> = (n..blocks * block).collect();
+        let what = format!("written_past_end({n}, {blocks}, {block})");
+        same(&what, &past_end(n, blocks, block), &want)?;
+    }
+    Ok(())
+}
+
+/// Runs the adder without its bounds check on buffers as long as the grid, `zs` poisoned, and
+/// compares the elements written past `n` with the learner's answer.
+fn check_bounds_gpu(gpu: &Gpu, past_end: PastEndFn, seed: u64) -> Result<(), String> {
     gpu.function("adder_no_bounds_check")?;
     let k = ch04_exercise_bounds::Kernels::load(&gpu.module);
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
-    let fresh = 1 + rng.below(1_000_000) as usize;
-    for n in [1000, 1024, 1, 257, fresh] {
+    for (n, blocks, block) in bounds_grids(seed) {
         // Buffers of a whole grid: the threads past n touch memory the judge owns and reads.
-        let blocks = n.div_ceil(256);
-        let len = blocks * 256;
+        let len = blocks * block;
         let xs = rng.vec_f64(len, -1.0, 1.0);
         let ys = rng.vec_f64(len, -1.0, 1.0);
         let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
@@ -154,7 +185,7 @@ fn check_bounds_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
         let mut zs_dev = alloc_poisoned::<f64>(s, len);
         let cfg = LaunchConfig {
             grid_dim: (blocks as u32, 1, 1),
-            block_dim: (256, 1, 1),
+            block_dim: (block as u32, 1, 1),
             shared_mem_bytes: 0,
         };
         // SAFETY: xs, ys and zs hold one element per thread of the grid, so the kernel may do
@@ -165,22 +196,17 @@ fn check_bounds_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
         };
         cuda(launched, "launch adder_no_bounds_check")?;
         let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
-        for i in 0..len {
-            let want = xs[i] + ys[i];
-            if zs[i].to_bits() == want.to_bits() {
-                continue;
-            }
-            if i >= n && zs[i].to_bits() == u64::MAX {
-                return Err(format!(
-                    "zs[{i}], past the end of n = {n} elements, was not written on {blocks} \
-                     blocks of 256 threads: the bounds check is still there"
-                ));
-            }
+        if let Some(i) = (0..n.min(len)).find(|&i| zs[i].to_bits() != (xs[i] + ys[i]).to_bits()) {
             return Err(format!(
-                "zs[{i}] is {}, expected {want} (n = {n}, {blocks} blocks of 256 threads)",
-                zs[i]
+                "zs[{i}] is {}, expected {} (n = {n}, {blocks} blocks of {block} threads)",
+                zs[i],
+                xs[i] + ys[i]
             ));
         }
+        let written: Vec<usize> = (n..len).filter(|&i| f64_bits(zs[i]) != u64::MAX).collect();
+        let what =
+            format!("written_past_end({n}, {blocks}, {block}), against what the GPU wrote past n");
+        same(&what, &past_end(n, blocks, block), &written)?;
     }
     Ok(())
 }
@@ -229,7 +255,7 @@ fn check_lengths(lengths: fn() -> Vec<usize>) -> Result<(), String> {
 fn check_add_cpu(add: AddCpuFn, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let fresh = 1 + rng.below(300_000) as usize;
-    for n in [1000, 1, 2, 7, 255, 257, 4097, (1 << 16) + 1, fresh] {
+    for n in [257, 1, 2, 7, 255, 4097, (1 << 16) + 1, fresh, 1000] {
         let xs = rng.vec_f64(n, -1.0, 1.0);
         let ys = rng.vec_f64(n, -1.0, 1.0);
         let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
@@ -246,7 +272,7 @@ fn check_add_gpu(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
     let fresh = 1 + rng.below(3_000_000) as usize;
-    for n in [1000, 1, 257, (1 << 20) + 3, fresh] {
+    for n in [257, 1, (1 << 20) + 3, fresh, 1000] {
         let xs = rng.vec_f64(n, -1.0, 1.0);
         let ys = rng.vec_f64(n, -1.0, 1.0);
         let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
@@ -289,7 +315,7 @@ fn check_adder_any_grid(gpu: &Gpu, seed: u64, launch: AdderLaunch) -> Result<(),
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
     let fresh = 1 + rng.below(2_000_000) as usize;
-    for n in [1000, 1, (1 << 20) + 3, fresh] {
+    for n in [257, 1, (1 << 20) + 3, fresh, 1000] {
         let full = n.div_ceil(256) as u32;
         let grids = [
             (full, 256),
@@ -418,12 +444,13 @@ fn check_candidate(c: &Candidate, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let mut fresh = || 1 + rng.below(64);
     let fresh = (fresh(), fresh(), fresh());
+    // The page's shapes come last, so that the first answer the judge shows is not the page's.
     for (m, n, p) in [
-        (32, 16, 24),
-        (2048, 2048, 2048),
-        (1, 1, 1),
         (7, 300, 5),
+        (1, 1, 1),
         fresh,
+        (2048, 2048, 2048),
+        (32, 16, 24),
     ] {
         let want = [m * n * p, m * p, m * n, m];
         let got = (c.threads)(m, n, p);
@@ -436,7 +463,7 @@ fn check_candidate(c: &Candidate, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let fresh = |rng: &mut Rng| 1 + rng.below(64) as usize;
     let fresh = (fresh(&mut rng), fresh(&mut rng), fresh(&mut rng));
-    for (m, n, p) in [(32, 16, 24), (1, 1, 1), (7, 300, 5), (33, 1, 17), fresh] {
+    for (m, n, p) in [(7, 300, 5), (1, 1, 1), (33, 1, 17), fresh, (32, 16, 24)] {
         let a = rng.vec_f64(m * n, -1.0, 1.0);
         let b = rng.vec_f64(n * p, -1.0, 1.0);
         let got = (c.in_parallel)(&a, &b, m, n, p);
@@ -512,14 +539,15 @@ fn check_grid_cpu(
 ) -> Result<(), String> {
     let mut rng = Rng::new(seed);
     let fresh = (1 + rng.below(5000) as usize, 1 + rng.below(5000) as usize);
+    // The page's 2048 x 2048 comes last, so that the first answer shown is not the page's.
     for (m, p) in [
-        (2048, 2048),
-        (1, 1),
         (100, 50),
+        (1, 1),
         (16, 17),
         (17, 16),
         (4096, 1),
         fresh,
+        (2048, 2048),
     ] {
         check_for(grid, m, p)?;
     }
@@ -699,9 +727,9 @@ fn close_transform(
     ))
 }
 
-/// Transform lengths: the book's 100, the smallest, a prime, a power of 2 and a fresh one.
+/// Transform lengths: a prime, the smallest, a power of 2, a fresh one and, last, the book's 100.
 fn dft_lengths(rng: &mut Rng) -> [usize; 6] {
-    [100, 1, 2, 97, 128, 1 + rng.below(500) as usize]
+    [97, 1, 2, 128, 1 + rng.below(500) as usize, 100]
 }
 
 fn check_dft_loops(dft: fn(&[Complex64]) -> Vec<Complex64>, seed: u64) -> Result<(), String> {
@@ -745,7 +773,7 @@ fn check_dft_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
     let fresh = 1 + rng.below(1000) as usize;
-    for n in [1000, 1, 100, 257, fresh] {
+    for n in [257, 1, fresh, 100, 1000] {
         let cfg = check_config_for("dft_config", config, n)?;
         let xs: Vec<[f32; 2]> = (0..n)
             .map(|_| [rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0])
@@ -795,6 +823,11 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         },
     );
     let candidate_source = source!(code, "which_candidate.rs", "which_candidate_solution.rs");
+    let past_end: PastEndFn = code.pick(
+        bounds_check::written_past_end,
+        bounds_check_solution::written_past_end,
+    );
+    let bounds_source = source!(code, "bounds_check.rs", "bounds_check_solution.rs");
     let lengths: fn() -> Vec<usize> =
         code.pick(which_faster::lengths, which_faster_solution::lengths);
     let add_cpu: AddCpuFn = code.pick(which_faster::add_cpu, which_faster_solution::add_cpu);
@@ -814,14 +847,14 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
     vec![
         Exercise {
             name: "bounds_check",
-            cpu: None,
+            cpu: Some(CpuPart {
+                sources: vec![bounds_source],
+                check: Box::new(move |seed| check_bounds_cpu(past_end, seed)),
+            }),
             gpu: Some(GpuPart {
-                kernel: code.pick(
-                    kernel_file!("ch04-exercise-bounds.cu"),
-                    kernel_file!("ch04-exercise-bounds-solution.cu"),
-                ),
-                sources: vec![],
-                check: Box::new(check_bounds_gpu),
+                kernel: kernel_file!("ch04-exercise-bounds.cu"),
+                sources: vec![bounds_source],
+                check: Box::new(move |gpu, seed| check_bounds_gpu(gpu, past_end, seed)),
             }),
         },
         Exercise {
