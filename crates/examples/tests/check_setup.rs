@@ -16,7 +16,16 @@ fn check_setup_reports_every_check_and_a_consistent_verdict() {
         text.lines().all(|l| l.chars().count() <= 96),
         "a line is too wide:\n{text}"
     );
-    let labels = ["Rust", "GPU", "NVRTC", "first kernel", "verdict:"];
+    let labels = [
+        "Rust",
+        "GPU",
+        "driver",
+        "NVRTC",
+        "first kernel",
+        "sanitizer",
+        "release build",
+        "verdict:",
+    ];
     assert_eq!(lines.len(), labels.len(), "{text}");
     for (line, label) in lines.iter().zip(labels) {
         assert!(
@@ -31,20 +40,23 @@ fn check_setup_reports_every_check_and_a_consistent_verdict() {
             .find(|v| line.ends_with(&format!(": {v}")))
             .unwrap_or("none")
     };
-    for line in &lines[..4] {
+    for line in &lines[..7] {
         assert_ne!(verdict_of(line), "none", "`{line}` has no verdict");
     }
     let gpu_missing = verdict_of(lines[1]) == "missing";
-    let nvrtc_ok = verdict_of(lines[2]) == "ok";
+    let nvrtc_ok = verdict_of(lines[3]) == "ok";
     assert_eq!(nvrtc_ok, course::kernel::nvrtc_present(), "{text}");
+    assert!(lines[2].contains("bound CUDA 13.0 or newer"), "{text}");
     let status = out.status.code();
     if gpu_missing {
+        // A missing GPU is a clean skip: the driver is not asked, the kernel not tried.
         assert_eq!(status, Some(protocol::EXIT_NO_GPU), "{text}");
-        assert!(lines[3].ends_with("not tried"), "{text}");
-        assert!(lines[4].contains("ready for the CPU programs"), "{text}");
-    } else if verdict_of(lines[3]) == "ok" {
+        assert!(lines[2].ends_with("not tried"), "{text}");
+        assert!(lines[4].ends_with("not tried"), "{text}");
+        assert!(lines[7].contains("ready for the CPU programs"), "{text}");
+    } else if verdict_of(lines[4]) == "ok" {
         assert_eq!(status, Some(0), "{text}");
-        assert!(lines[4].contains("ready for every program"), "{text}");
+        assert!(lines[7].contains("ready for every program"), "{text}");
     } else {
         assert_eq!(status, Some(protocol::EXIT_CUDA_FAILED), "{text}");
     }

@@ -1,6 +1,9 @@
 //! The workshop's first command, `cargo run --bin check_setup`: is this machine ready for the
-//! course? It looks at the Rust compiler, the NVIDIA driver and GPU, and NVRTC, then compiles
-//! and runs the course's first kernel. Each line ends in a verdict, and a line that is not `ok`
+//! course? It looks at the Rust compiler, the NVIDIA GPU and its driver's CUDA version (at least
+//! the 13.0 the course needs), NVRTC (on the loader's path, or in `.nvrtc/` where
+//! `scripts/install-nvrtc.sh` puts it), then compiles, loads and runs the course's first
+//! kernel, and finally looks for compute-sanitizer and the release build the workshop runs.
+//! Each line ends in a verdict, and a line that is not `ok`
 //! says what to do. The exit status says how far the machine can go: 0 for every program, 77
 //! ([`EXIT_NO_GPU`]) for the CPU programs and the tests only, 1 when a GPU is there but its
 //! programs cannot run (the driver could not open it, say).
@@ -12,7 +15,7 @@
 use course::compare::count_mismatches;
 use course::exit::{EXIT_CUDA_FAILED, EXIT_NO_GPU};
 use course::gpu::describe;
-use course::gpu::{NoGpu, OrExit, alloc_poisoned, find_gpu};
+use course::gpu::{NoGpu, alloc_poisoned, find_gpu};
 use course::kernel::{arch_of, compile, nvrtc_present};
 use course::kernel_file;
 use cudarc::driver::LaunchConfig;
@@ -23,6 +26,12 @@ mod ch04_adder {
 
 /// The toolchain the course is tested with, as `rust-toolchain.toml` pins it.
 const TOOLCHAIN_FILE: &str = include_str!("../../../rust-toolchain.toml");
+/// The course's programs, one `[[bin]]` each.
+const CARGO_TOML: &str = include_str!("../Cargo.toml");
+/// The CUDA version the course's kernels and NVRTC are built for, as the driver reports it.
+const CUDA_NEEDED: i32 = 13000;
+/// Where `scripts/install-nvrtc.sh` puts NVRTC, from the clone's root.
+const LOCAL_NVRTC: &str = ".nvrtc/nvidia/cu13/lib/libnvrtc.so.13";
 
 /// How one check came out.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -134,20 +143,144 @@ fn rust_check() -> Check {
     }
 }
 
-fn nvrtc_check() -> Check {
-    let (found, verdict) = if nvrtc_present() {
-        ("libnvrtc.so.13 loads", Verdict::Ok)
-    } else {
-        ("libnvrtc.so.13 not found", Verdict::Missing)
+/// The clone's root: where `cargo run` was started from, or the one this program was built in.
+fn clone_root() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// NVRTC on the loader's path; else whether `.nvrtc/` holds the one `install-nvrtc.sh` fetches.
+fn nvrtc_check(loads: bool, local: bool) -> Check {
+    let (found, verdict, todo) = match (loads, local) {
+        (true, _) => ("libnvrtc.so.13 loads".to_string(), Verdict::Ok, ""),
+        (false, true) => (
+            "libnvrtc.so.13 only in .nvrtc/nvidia/cu13/lib, not on the loader's path".into(),
+            Verdict::Differs,
+            "The judge and `cargo test` use .nvrtc/ by themselves; for the programs, run \
+             `export LD_LIBRARY_PATH=$PWD/.nvrtc/nvidia/cu13/lib` in the clone, then run this \
+             check again",
+        ),
+        (false, false) => (
+            format!("libnvrtc.so.13 not found, nor {LOCAL_NVRTC}"),
+            Verdict::Missing,
+            "The GPU programs compile their kernels with it: install the CUDA toolkit 13.0, \
+             or run scripts/install-nvrtc.sh and add .nvrtc/nvidia/cu13/lib to \
+             LD_LIBRARY_PATH",
+        ),
     };
     Check {
         what: "NVRTC",
+        found,
+        verdict,
+        detail: Vec::new(),
+        todo,
+    }
+}
+
+/// The driver's CUDA version against the one the course needs; `None` when no driver answered.
+fn driver_check(version: Option<i32>) -> Check {
+    let shown = |v: i32| format!("{}.{}", v / 1000, (v % 1000) / 10);
+    let needed = shown(CUDA_NEEDED);
+    let (found, verdict) = match version {
+        Some(v) if v >= CUDA_NEEDED => (format!("CUDA {}", shown(v)), Verdict::Ok),
+        Some(v) => (format!("CUDA {}", shown(v)), Verdict::Wrong),
+        None => ("no NVIDIA driver answered".to_string(), Verdict::NotTried),
+    };
+    Check {
+        what: "driver",
+        found: format!("{found}, bound CUDA {needed} or newer"),
+        verdict,
+        detail: Vec::new(),
+        todo: match verdict {
+            Verdict::Wrong => {
+                "The course's kernels are compiled for CUDA 13.0: install an NVIDIA driver \
+                 for CUDA 13.0 or newer (`nvidia-smi` shows the version it supports)"
+            }
+            _ => "",
+        },
+    }
+}
+
+/// compute-sanitizer, which the failures page and `gpu-check --sanitize` run: on the PATH, or
+/// where the CUDA toolkit installs it.
+fn sanitizer_check(path: Option<&std::ffi::OsStr>) -> Check {
+    let on_path = path
+        .map(|p| std::env::split_paths(p).collect::<Vec<_>>())
+        .unwrap_or_default()
+        .into_iter()
+        .map(|dir| dir.join("compute-sanitizer"))
+        .find(|f| f.is_file());
+    let toolkit = std::path::Path::new("/usr/local/cuda/bin/compute-sanitizer");
+    let (found, verdict) = match (on_path, toolkit.is_file()) {
+        (Some(_), _) => ("compute-sanitizer on the PATH", Verdict::Ok),
+        (None, true) => (
+            "compute-sanitizer in /usr/local/cuda/bin, not on the PATH",
+            Verdict::Differs,
+        ),
+        (None, false) => (
+            "no compute-sanitizer on the PATH or in /usr/local/cuda/bin",
+            Verdict::Missing,
+        ),
+    };
+    Check {
+        what: "sanitizer",
         found: found.into(),
         verdict,
         detail: Vec::new(),
-        todo: "The GPU programs compile their kernels with it: install the CUDA toolkit 13.0, \
-               or run scripts/install-nvrtc.sh and add .nvrtc/nvidia/cu13/lib to \
-               LD_LIBRARY_PATH",
+        todo: "The pages on failures run it to name a bad access; it comes with the CUDA \
+               toolkit (add its bin folder to the PATH); every other program runs without it",
+    }
+}
+
+/// The names of the course's programs, the `name` of each `[[bin]]`.
+fn program_names(cargo_toml: &str) -> Vec<&str> {
+    let mut names = Vec::new();
+    let mut in_bin = false;
+    for line in cargo_toml.lines().map(str::trim) {
+        if line.starts_with('[') {
+            in_bin = line == "[[bin]]";
+        } else if let Some(rest) = line.strip_prefix("name").filter(|_| in_bin) {
+            if let Some(name) = rest.split('"').nth(1) {
+                names.push(name);
+            }
+        }
+    }
+    names
+}
+
+/// The release build `cargo run --release` uses: how many of the course's programs are built in
+/// `dir` (where this program runs from when it is a release build, else `target/release`).
+fn release_check(dir: &std::path::Path, names: &[&str]) -> Check {
+    let built = names.iter().filter(|n| dir.join(n).is_file()).count();
+    let verdict = match built {
+        b if b == names.len() => Verdict::Ok,
+        0 => Verdict::Missing,
+        _ => Verdict::Differs,
+    };
+    Check {
+        what: "release build",
+        found: format!(
+            "{built} of the course's {} programs built, bound all {}",
+            names.len(),
+            names.len()
+        ),
+        verdict,
+        detail: Vec::new(),
+        todo: "Run `cargo build --release` in the clone before the workshop (it takes minutes \
+               once); the course's commands are `cargo run --release`, which then start at once",
+    }
+}
+
+/// Where the release build is: beside this program when it is one, else the clone's
+/// `target/release` (or `$CARGO_TARGET_DIR/release`).
+fn release_dir() -> std::path::PathBuf {
+    let me = std::env::current_exe().ok();
+    let beside = me.as_deref().and_then(std::path::Path::parent);
+    match beside {
+        Some(dir) if !cfg!(debug_assertions) => dir.to_path_buf(),
+        _ => std::env::var_os("CARGO_TARGET_DIR")
+            .map(std::path::PathBuf::from)
+            .unwrap_or_else(|| clone_root().join("target"))
+            .join("release"),
     }
 }
 
@@ -168,14 +301,11 @@ fn gpu_check(gpu: &Result<std::sync::Arc<cudarc::driver::CudaContext>, NoGpu>) -
                 .total_mem()
                 .map(|b| format!("{:.1} GiB of memory", b as f64 / (1u64 << 30) as f64))
                 .unwrap_or_else(|_| "memory not known".into());
-            let driver = driver_version()
-                .map(|v| format!("driver for CUDA {}.{}", v / 1000, (v % 1000) / 10))
-                .unwrap_or_else(|| "driver version not known".into());
             Check {
                 what: "GPU",
                 found: "GPU 0 opened by the NVIDIA driver".into(),
                 verdict: Verdict::Ok,
-                detail: vec![describe(ctx), format!("{memory}; {driver} (this machine)")],
+                detail: vec![describe(ctx), format!("{memory} (this machine)")],
                 todo: "",
             }
         }
@@ -200,6 +330,7 @@ fn gpu_check(gpu: &Result<std::sync::Arc<cudarc::driver::CudaContext>, NoGpu>) -
 }
 
 /// The verdict of the whole check: the last line, and the exit status.
+/// compute-sanitizer and the release build are advice: they do not change it.
 fn overall(gpu: Verdict, nvrtc: Verdict, kernel: Verdict) -> (&'static str, i32) {
     match (gpu, nvrtc, kernel) {
         (Verdict::Ok, Verdict::Ok, Verdict::Ok) => ("ready for every program of the course", 0),
@@ -227,14 +358,23 @@ fn main() {
     let gpu_check = gpu_check(&gpu);
     println!("{}", gpu_check.line());
 
-    let nvrtc = nvrtc_check();
+    // The driver is loaded when a GPU was found, or found but not opened; never asked without.
+    let version = match &gpu {
+        Err(NoGpu::Absent(_)) => None,
+        _ => driver_version(),
+    };
+    let driver = driver_check(version);
+    println!("{}", driver.line());
+
+    let local = clone_root().join(LOCAL_NVRTC).is_file();
+    let nvrtc = nvrtc_check(nvrtc_present(), local);
     println!("{}", nvrtc.line());
 
-    let kernel = match (&gpu, nvrtc.verdict) {
-        (Ok(ctx), Verdict::Ok) => first_kernel(ctx),
+    let kernel = match (&gpu, nvrtc.verdict, driver.verdict) {
+        (Ok(ctx), Verdict::Ok, Verdict::Ok) => first_kernel(ctx),
         _ => Check {
             what: "first kernel",
-            found: "ch04-adder.cu needs a GPU and NVRTC".into(),
+            found: "ch04-adder.cu needs a GPU, a CUDA 13.0 driver and NVRTC".into(),
             verdict: Verdict::NotTried,
             detail: Vec::new(),
             todo: "",
@@ -242,7 +382,21 @@ fn main() {
     };
     println!("{}", kernel.line());
 
-    let (verdict, status) = overall(gpu_check.verdict, nvrtc.verdict, kernel.verdict);
+    println!(
+        "{}",
+        sanitizer_check(std::env::var_os("PATH").as_deref()).line()
+    );
+    println!(
+        "{}",
+        release_check(&release_dir(), &program_names(CARGO_TOML)).line()
+    );
+
+    // A driver too old fails the GPU side as a kernel that does not run would.
+    let kernel_verdict = match driver.verdict {
+        Verdict::Wrong => Verdict::Wrong,
+        _ => kernel.verdict,
+    };
+    let (verdict, status) = overall(gpu_check.verdict, nvrtc.verdict, kernel_verdict);
     println!("verdict: {}", wrap(verdict, 9).trim_start());
     std::process::exit(status);
 }
@@ -262,25 +416,11 @@ fn first_kernel(ctx: &std::sync::Arc<cudarc::driver::CudaContext>) -> Check {
             };
         }
     };
-    let module = ctx.load_module(ptx).or_exit("load the compiled kernel");
-    let stream = ctx.default_stream();
     let n = 1000;
-    let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
-    let ys: Vec<f64> = (0..n).map(|i| (2 * i) as f64).collect();
-    let xs_dev = stream.clone_htod(&xs).or_exit("copy xs to the GPU");
-    let ys_dev = stream.clone_htod(&ys).or_exit("copy ys to the GPU");
-    let mut zs_dev = alloc_poisoned::<f64>(&stream, n);
-    let k = ch04_adder::Kernels::load(&module);
-    k.adder
-        .launch(
-            &stream,
-            LaunchConfig::for_num_elems(n as u32),
-            &xs_dev,
-            &ys_dev,
-            &mut zs_dev,
-        )
-        .or_exit_launching(&k.adder);
-    let zs = stream.clone_dtoh(&zs_dev).or_exit("copy zs back");
+    let zs = match add_on_gpu(ctx, ptx, n) {
+        Ok(zs) => zs,
+        Err(failure) => return failure,
+    };
     let want: Vec<f64> = (0..n).map(|i| (3 * i) as f64).collect();
     let wrong = count_mismatches(&zs, &want);
     Check {
@@ -294,6 +434,49 @@ fn first_kernel(ctx: &std::sync::Arc<cudarc::driver::CudaContext>) -> Check {
         detail: Vec::new(),
         todo: "the GPU computed wrong sums: report this machine to the instructor",
     }
+}
+
+/// A failed step of the first kernel, as its check: loading, copying or launching.
+fn kernel_failed(step: &str, error: impl std::fmt::Display) -> Check {
+    Check {
+        what: "first kernel",
+        found: format!("ch04-adder.cu compiled, but {step} failed ({error})"),
+        verdict: Verdict::Wrong,
+        detail: Vec::new(),
+        todo: "The driver refused the kernel NVRTC made: check that the driver supports CUDA \
+               13.0 (the driver line above) and that NVRTC is 13.0, not newer",
+    }
+}
+
+/// Load the compiled adder, add 0..n and twice that on the GPU, and return the sums.
+fn add_on_gpu(
+    ctx: &std::sync::Arc<cudarc::driver::CudaContext>,
+    ptx: cudarc::nvrtc::Ptx,
+    n: usize,
+) -> Result<Vec<f64>, Check> {
+    let module = ctx
+        .load_module(ptx)
+        .map_err(|e| kernel_failed("loading it", e))?;
+    let stream = ctx.default_stream();
+    let xs: Vec<f64> = (0..n).map(|i| i as f64).collect();
+    let ys: Vec<f64> = (0..n).map(|i| (2 * i) as f64).collect();
+    let copy = |e| kernel_failed("copying to the GPU", e);
+    let xs_dev = stream.clone_htod(&xs).map_err(copy)?;
+    let ys_dev = stream.clone_htod(&ys).map_err(copy)?;
+    let mut zs_dev = alloc_poisoned::<f64>(&stream, n);
+    let k = ch04_adder::Kernels::load(&module);
+    k.adder
+        .launch(
+            &stream,
+            LaunchConfig::for_num_elems(n as u32),
+            &xs_dev,
+            &ys_dev,
+            &mut zs_dev,
+        )
+        .map_err(|e| kernel_failed("launching it", e))?;
+    stream
+        .clone_dtoh(&zs_dev)
+        .map_err(|e| kernel_failed("copying the sums back", e))
 }
 
 #[cfg(test)]
@@ -368,6 +551,85 @@ mod tests {
             ..check
         };
         assert_eq!(ok.line(), "NVRTC         libnvrtc.so.13 not found: ok");
+    }
+
+    #[test]
+    fn the_driver_is_judged_against_cuda_13() {
+        let ok = driver_check(Some(13000));
+        assert_eq!(
+            ok.line(),
+            "driver        CUDA 13.0, bound CUDA 13.0 or newer: ok"
+        );
+        assert_eq!(driver_check(Some(13020)).verdict, Verdict::Ok);
+        let old = driver_check(Some(12040));
+        assert_eq!(old.verdict, Verdict::Wrong);
+        assert!(
+            old.line()
+                .starts_with("driver        CUDA 12.4, bound CUDA 13.0 or newer: wrong\n"),
+            "{}",
+            old.line()
+        );
+        assert_eq!(driver_check(None).verdict, Verdict::NotTried);
+        // A driver too old is no missing GPU: the status says the GPU programs cannot run.
+        assert_eq!(
+            overall(Verdict::Ok, Verdict::Ok, Verdict::Wrong).1,
+            EXIT_CUDA_FAILED
+        );
+    }
+
+    #[test]
+    fn nvrtc_in_the_clone_is_named_when_the_loader_misses_it() {
+        assert_eq!(nvrtc_check(true, false).verdict, Verdict::Ok);
+        let local = nvrtc_check(false, true);
+        assert_eq!(local.verdict, Verdict::Differs);
+        assert!(
+            local.line().contains(".nvrtc/nvidia/cu13/lib"),
+            "{}",
+            local.line()
+        );
+        let none = nvrtc_check(false, false);
+        assert_eq!(none.verdict, Verdict::Missing);
+        assert!(
+            none.line().contains("scripts/install-nvrtc.sh"),
+            "{}",
+            none.line()
+        );
+        for check in [local, none] {
+            assert!(
+                check.line().lines().all(|l| l.len() <= WIDTH),
+                "{}",
+                check.line()
+            );
+        }
+    }
+
+    #[test]
+    fn the_sanitizer_is_found_on_the_path() {
+        let dir = std::env::temp_dir().join(format!("check-setup-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("compute-sanitizer"), "").unwrap();
+        let found = sanitizer_check(Some(dir.as_os_str()));
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert_eq!(found.verdict, Verdict::Ok);
+        let empty = std::ffi::OsString::new();
+        let none = sanitizer_check(Some(&empty));
+        assert_ne!(none.verdict, Verdict::Ok);
+    }
+
+    #[test]
+    fn the_release_build_counts_the_course_programs() {
+        let names = program_names(CARGO_TOML);
+        assert!(names.contains(&"check_setup") && names.contains(&"adder_gpu"));
+        assert_eq!(
+            program_names("[package]\nname = \"course\"\n[[bin]]\nname = \"a\"\npath = \"a.rs\"\n"),
+            ["a"]
+        );
+        let nowhere = release_check(std::path::Path::new("/no/such/folder"), &names);
+        assert_eq!(nowhere.verdict, Verdict::Missing);
+        assert!(nowhere.line().starts_with(&format!(
+            "release build 0 of the course's {n} programs built, bound all {n}: missing",
+            n = names.len()
+        )));
     }
 
     #[test]
