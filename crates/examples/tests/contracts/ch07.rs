@@ -17,6 +17,22 @@ fn starts(l: &Launch, bound: u32) -> bool {
     l.block[0] <= bound
 }
 
+/// Now and then, a launch of `s` with its grid along x (and, half of those times, blocks of
+/// 1024) set to one of `grids`: the sizes where a bound of the contract starts to matter.
+fn with_grids(s: BoxedStrategy<Launch>, grids: &'static [u32]) -> BoxedStrategy<Launch> {
+    (s, 0u32..16, prop::sample::select(grids), any::<bool>())
+        .prop_map(|(mut l, coin, g, wide)| {
+            if coin == 0 {
+                l.grid[0] = g;
+                if wide {
+                    l.block[0] = 1024;
+                }
+            }
+            l
+        })
+        .boxed()
+}
+
 // ---- ch07-dft-coarsening.cu ----
 
 const DFT_FACTORS: [u64; 6] = [1, 2, 3, 4, 6, 8];
@@ -38,16 +54,26 @@ pub fn dft_coarse() -> Model {
         ],
         hash: 0x80af33562b691d34,
         draw: || {
-            (size(), prop::sample::select(DFT_FACTORS.to_vec()))
-                .prop_flat_map(|(n, f)| {
+            let around_n =
+                (size(), prop::sample::select(DFT_FACTORS.to_vec())).prop_flat_map(|(n, f)| {
                     around(
                         [ceil(ceil(n, f), 128), 1, 1],
                         [128, 1, 1],
                         vec![n, n],
                         vec![],
                     )
-                })
-                .boxed()
+                });
+            // One block on n within a chunk of 2^31: the loop's start + CHUNK past an int.
+            let last_chunk = prop::sample::select(vec![(1u64 << 31) - 129, (1 << 31) - 500])
+                .prop_map(|n| Launch {
+                    grid: [1, 1, 1],
+                    block: [128, 1, 1],
+                    shared: 0,
+                    lens: vec![n, n],
+                    offsets: vec![0, 0],
+                    args: vec![],
+                });
+            prop_oneof![20 => around_n, 1 => last_chunk].boxed()
         },
         contract: |l| {
             derived(ch07_dft_coarsening::DftCoarse1::contract(
@@ -307,7 +333,7 @@ pub fn image_f32() -> Model {
         ],
         hash: 0x56374c94aed4d6e3,
         draw: || {
-            (
+            let launches = (
                 size(),
                 size(),
                 prop::sample::select(vec![1u64, 2, 3, 4, 6, 8]),
@@ -321,7 +347,18 @@ pub fn image_f32() -> Model {
                         vec![],
                     )
                 })
-                .boxed()
+                .boxed();
+            // grid.x * 4096 and threads.x * 8 near 2^31.
+            with_grids(
+                launches,
+                &[
+                    (1 << 18) - 1,
+                    (1 << 18) + 1,
+                    1 << 19,
+                    (1 << 19) + 1,
+                    (1 << 22) + 1,
+                ],
+            )
         },
         contract: |l| {
             derived2(ch07_imaging::ImageF32::contract(
