@@ -9,6 +9,7 @@
 // check: radix_pass has ld.volatile.global.u32
 // launch radix_histogram: n = len(keys); len(counts) >= 1024; block = block.x = THREADS
 // launch radix_pass*: n = len(keys_in) = len(keys_out); threads * ITEMS >= n
+// launch radix_pass*: threads * ITEMS <= 2147483648
 // launch radix_pass*: block = block.x = THREADS
 // launch radix_pass*: len(counts) >= 256; len(status) >= grid * 256; len(next_tile) >= 1
 // launch radix_pass*: len(stalled) >= 1; shift <= 24; n <= 1073741823; zeroed(status, next_tile)

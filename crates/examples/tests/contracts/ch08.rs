@@ -108,14 +108,7 @@ pub fn scan_lookback() -> Model {
             ("ch08-scan.cu", "wrong_order"),
         ],
         hash: 0x064ec953cd2cca8d,
-        draw: || {
-            one_d(
-                128,
-                40,
-                |n| vec![n, n, ceil(n, SCAN_TILE).max(1), 1, 1],
-                |_| vec![],
-            )
-        },
+        draw: || one_d_grid(128, 40, |n, g| vec![n, n, g, 1, 1], |_| vec![]),
         contract: |l| {
             derived(ch08_scan::ScanLookback::contract(
                 "scan_lookback",
@@ -154,14 +147,7 @@ pub fn select_lookback() -> Model {
             ("ch08-scan.cu", "select"),
         ],
         hash: 0xaf7455f8fb1259d5,
-        draw: || {
-            one_d(
-                256,
-                16,
-                |n| vec![n, n, ceil(n, 4096).max(1), 1, 1, 1],
-                |_| vec![],
-            )
-        },
+        draw: || one_d_grid(256, 16, |n, g| vec![n, n, g, 1, 1, 1], |_| vec![]),
         contract: |l| {
             derived(ch08_scan::SelectLookback::contract(
                 "select_lookback",
@@ -239,14 +225,7 @@ pub fn radix_pass() -> Model {
             ("ch08-sort.cu", "pass"),
         ],
         hash: 0xc9a2d5797569af4c,
-        draw: || {
-            one_d(
-                256,
-                16,
-                |n| vec![n, n, 256, ceil(n, 4096).max(1) * 256, 1, 1],
-                |_| vec![8],
-            )
-        },
+        draw: || one_d_grid(256, 16, |n, g| vec![n, n, 256, g * 256, 1, 1], |_| vec![8]),
         contract: |l| {
             derived(ch08_sort::RadixPass::contract(
                 "radix_pass",
@@ -266,6 +245,80 @@ pub fn radix_pass() -> Model {
             Reach {
                 extents: vec![n, n, 256, tiles * 256, 1, 1],
                 vectors: vec![false; 6],
+                ints: vec![
+                    (
+                        "mine + 32 * i (tile * TILE + ...)",
+                        i128::from(tiles) * 4096 - 1,
+                        INT_MAX,
+                    ),
+                    (
+                        "a count in the status word's 30 bits",
+                        i128::from(n),
+                        (1 << 30) - 1,
+                    ),
+                    (
+                        "shift + 7, the digit's top bit",
+                        i128::from(l.args[0]) + 7,
+                        31,
+                    ),
+                    ("-shift", -i128::from(l.args[0]), 0),
+                ],
+            }
+        },
+    }
+}
+
+/// The sort's pass with values, which land where their keys do: as [`radix_pass`], with the
+/// values read and written at the keys' places.
+pub fn radix_pass_pairs() -> Model {
+    Model {
+        kernels: "radix_pass_pairs",
+        buffers: &[
+            "keys_in",
+            "keys_out",
+            "values_in",
+            "values_out",
+            "counts",
+            "status",
+            "next_tile",
+            "stalled",
+        ],
+        mirrors: &[
+            ("ch08-sort.cu", "status"),
+            ("ch08-sort.cu", "rank"),
+            ("ch08-sort.cu", "look_back"),
+            ("ch08-sort.cu", "pass"),
+        ],
+        hash: 0xc9a2d5797569af4c,
+        draw: || {
+            one_d_grid(
+                256,
+                16,
+                |n, g| vec![n, n, n, n, 256, g * 256, 1, 1],
+                |_| vec![16],
+            )
+        },
+        contract: |l| {
+            derived(ch08_sort::RadixPassPairs::contract(
+                "radix_pass_pairs",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+                l.span(3),
+                l.arg(0)?,
+                l.span(4),
+                l.span(5),
+                l.span(6),
+                l.span(7),
+            ))
+        },
+        reach: |l, d| {
+            let n = d[0].max(0) as u64;
+            let tiles = u64::from(l.grid[0]);
+            Reach {
+                extents: vec![n, n, n, n, 256, tiles * 256, 1, 1],
+                vectors: vec![false; 8],
                 ints: vec![
                     (
                         "mine + 32 * i (tile * TILE + ...)",
@@ -787,6 +840,7 @@ pub fn models() -> Vec<Model> {
         select_lookback(),
         radix_histogram(),
         radix_pass(),
+        radix_pass_pairs(),
         sgemm_rows_across_warp(),
         sgemm_shared_tiles(),
         sgemm_1d_blocking(),
@@ -798,6 +852,11 @@ pub fn models() -> Vec<Model> {
         scan_lookback_exercise(),
         scan_pitfalls(),
     ]
+}
+
+#[test]
+fn radix_pass_pairs_stays_inside() {
+    prove(radix_pass_pairs());
 }
 
 #[test]

@@ -11,7 +11,7 @@ use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, Test
 /// The seed of the draws: fixed, or `COURSE_PROPTEST_SEED`.
 pub const SEED: u64 = 34;
 /// Launches drawn per launcher.
-pub const CASES: u32 = 3000;
+pub const CASES: u32 = 1500;
 pub const INT_MAX: i128 = i32::MAX as i128;
 pub const UINT_MAX: i128 = u32::MAX as i128;
 
@@ -384,4 +384,24 @@ pub fn grid_stride(threads: u64, n: i64) -> (u64, i128) {
         n => i128::from(n - 1) + i128::from(threads),
     };
     (n as u64, last)
+}
+
+/// As [`one_d`], but the grid along x is drawn first and `lens` sees it, for buffers sized by
+/// the grid (a status word per tile): a large grid then comes with buffers large enough for the
+/// contract to accept it, and what the kernel does with the grid is tested.
+pub fn one_d_grid(
+    block: u32,
+    per_thread: u64,
+    lens: fn(u64, u64) -> Vec<u64>,
+    args: fn(u64) -> Vec<i64>,
+) -> BoxedStrategy<Launch> {
+    size()
+        .prop_flat_map(move |n| {
+            let blocks = n.div_ceil(u64::from(block) * per_thread);
+            grid_near(blocks).prop_flat_map(move |g| {
+                let g = u64::from(g);
+                around([g, 1, 1], [block, 1, 1], lens(n, g), args(n))
+            })
+        })
+        .boxed()
 }

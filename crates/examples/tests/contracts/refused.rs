@@ -190,3 +190,23 @@ fn a_look_back_scan_on_a_2d_grid_is_refused() {
         "grid.y = 1",
     );
 }
+
+/// Found by the property test once its grids came with status words to match: a pass over a
+/// few keys on 2^20 tiles, whose `tile * TILE` in an int passes 2^31.
+#[test]
+fn a_sort_pass_on_more_tiles_than_an_int_can_number_is_refused() {
+    refused(
+        ch08_sort::RadixPass::contract(
+            "radix_pass",
+            &shape((1 << 20, 1, 1), 256),
+            at(1000),
+            at(1000),
+            0,
+            at(256),
+            at(1 << 28),
+            at(1),
+            at(1),
+        ),
+        "threads * 16 <= 2147483648",
+    );
+}
