@@ -8,6 +8,7 @@ cd "$(dirname "$0")/.."
 # With them, the CPU programs recorded on the GPU machine's 16-core host (`*.h200-host.txt`).
 cases=$(find crates/examples -name '*.gpu.txt' -o -name '*.h200-host.txt' | sort)
 cargo build -q -p checker --bin check-case
+# shellcheck disable=SC2086 # one argument per case file (their names have no spaces)
 bins=$(target/debug/check-case --bins $cases | sort -u)
 args=()
 for b in $bins; do args+=(--bin "$b"); done
@@ -28,11 +29,14 @@ fi
 # The unchecked launches of chapter 4's launch_findings (scripts/launch-findings.sh), and the
 # sort's kernel as it was before its barrier fix (commit 36b2733), its wait limit made settable
 # as the fix's is, for synccheck to compare the two.
-cp scripts/launch-findings.sh gpu-bundle/
-mkdir -p gpu-bundle/old-kernels
-git show 36b2733:kernels/ch08-sort.cu |
-    sed 's|^#define WAIT_LIMIT_NS 10000000000ull$|#ifndef WAIT_LIMIT_NS\n#define WAIT_LIMIT_NS 10000000000ull\n#endif|' \
-        >gpu-bundle/old-kernels/ch08-sort.cu
+# A chapter forked on its own (scripts/fork-chapter) has neither: the bundle goes without them.
+[ -f scripts/launch-findings.sh ] && cp scripts/launch-findings.sh gpu-bundle/
+if git cat-file -e 36b2733:kernels/ch08-sort.cu 2>/dev/null; then
+    mkdir -p gpu-bundle/old-kernels
+    git show 36b2733:kernels/ch08-sort.cu |
+        sed 's|^#define WAIT_LIMIT_NS 10000000000ull$|#ifndef WAIT_LIMIT_NS\n#define WAIT_LIMIT_NS 10000000000ull\n#endif|' \
+            >gpu-bundle/old-kernels/ch08-sort.cu
+fi
 for c in $cases; do
     rel=${c#crates/examples/}
     mkdir -p "gpu-bundle/cases/$(dirname "$rel")"
@@ -58,4 +62,4 @@ for patch in mutations/gpu/*.patch; do
     rm -rf "$copy"
 done
 tar czf gpu-bundle.tar.gz gpu-bundle
-echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1), $(echo $bins | wc -w) GPU programs, $(ls gpu-bundle/mutants 2>/dev/null | wc -l) kernel mutants"
+echo "gpu-bundle.tar.gz: $(du -h gpu-bundle.tar.gz | cut -f1), $(echo "$bins" | wc -w) GPU programs, $(find gpu-bundle/mutants -mindepth 1 -maxdepth 1 2>/dev/null | wc -l) kernel mutants"
