@@ -17,16 +17,16 @@ run() {
     timeout 300 "$@" >>"$out/$name.log" 2>&1
     echo "[exit status: $?]" >>"$out/$name.log"
 }
-memcheck="compute-sanitizer --tool memcheck --print-limit 4"
-run pairs-lengths $memcheck "$bin" pairs-lengths raw
-run unaligned $memcheck "$bin" unaligned raw
-run 2d-grid $memcheck "$bin" 2d-grid raw
-run stale-status $memcheck "$bin" stale-status raw
+memcheck=(compute-sanitizer --tool memcheck --print-limit 4)
+run pairs-lengths "${memcheck[@]}" "$bin" pairs-lengths raw
+run unaligned "${memcheck[@]}" "$bin" unaligned raw
+run 2d-grid "${memcheck[@]}" "$bin" 2d-grid raw
+run stale-status "${memcheck[@]}" "$bin" stale-status raw
 # 2^31 and 2^32 threads: memcheck would take hours; the driver's own error names the fault.
 run scan-warps-grid "$bin" scan-warps-grid raw
 run sgemm-grid "$bin" sgemm-grid raw
 run stride-zero "$bin" stride-zero raw
 run sort-2-30 "$bin" sort-2-30 raw
-synccheck="compute-sanitizer --tool synccheck --print-limit 4"
-run barrier-now $synccheck "$bin" barrier
-COURSE_KERNELS=$here/old-kernels run barrier-before $synccheck "$bin" barrier
+synccheck=(compute-sanitizer --tool synccheck --print-limit 4)
+run barrier-now "${synccheck[@]}" "$bin" barrier
+COURSE_KERNELS=$here/old-kernels run barrier-before "${synccheck[@]}" "$bin" barrier
