@@ -584,7 +584,10 @@ mod tests {
             }
             checked += 1;
         }
-        assert!(checked > 50, "only {checked} recordings found");
+        // The whole course has many; a chapter forked alone (no mutations/) has its own few.
+        let whole = root.join("../../mutations").is_dir();
+        let least = if whole { 50 } else { 1 };
+        assert!(checked >= least, "only {checked} recordings found");
         for (file, _) in NOT_YET_MASKED {
             assert!(
                 root.join(file).exists(),

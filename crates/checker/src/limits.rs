@@ -104,6 +104,10 @@ mod tests {
     fn every_longer_limit_names_a_gpu_case_and_a_run_it_has() {
         let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples");
         for (case, what, seconds) in LONGER {
+            let chapter = case.split('/').next().unwrap_or_default();
+            if !root.join(chapter).is_dir() {
+                continue; // a chapter forked alone lacks the other chapters' cases
+            }
             assert!(
                 root.join(format!("{case}.gpu.txt")).exists(),
                 "{case} is no GPU case"

@@ -248,6 +248,9 @@ pub enum Missing {
     /// A recording of a GPU case: its file holds only the command line until the GPU check
     /// records what the program prints.
     Recording,
+    /// The whole course: a program that counts something over every chapter (`unsafe_count`),
+    /// in a chapter forked on its own.
+    WholeCourse,
 }
 
 impl Missing {
@@ -261,6 +264,7 @@ impl Missing {
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
             Missing::Recording => "not recorded yet",
+            Missing::WholeCourse => "not the whole course",
         }
     }
 
