@@ -14,7 +14,7 @@ run() {
     local name=$1
     shift
     echo "\$ $*" >"$out/$name.log"
-    timeout 300 "$@" >>"$out/$name.log" 2>&1
+    timeout 120 "$@" >>"$out/$name.log" 2>&1
     echo "[exit status: $?]" >>"$out/$name.log"
 }
 memcheck=(compute-sanitizer --tool memcheck --print-limit 4)
