@@ -248,23 +248,23 @@ fn stride_zero(gpu: &Gpu, raw: bool) {
     refusal(k.hist_shared.launch(&gpu.stream, config, &bytes, &mut bins));
 }
 
-/// 2^30 keys, all with digit 0: the last tile's count, 2^30, runs into the status word's two
-/// state bits.
+/// 2^30 + 2^22 keys, all with digit 0: from key 2^30 on, the count a tile publishes runs into
+/// the status word's two state bits, and the tiles after it read a wrong prefix.
 fn sort_2_30(gpu: &Gpu, raw: bool) {
-    const N: usize = 1 << 30;
-    println!("sort-2-30: one pass of radix_pass_pairs over 2^30 keys that all have digit 0");
+    const N: usize = (1 << 30) + (1 << 22);
+    println!("sort-2-30: one pass of radix_pass_pairs over 2^30 + 2^22 keys, all with digit 0");
     if !raw {
         let whole = |len: usize| Span::of_len(len);
         return refusal(ch08_sort::RadixPassPairs::contract(
             "radix_pass_pairs",
-            &one_d((N / 4096) as u32, 256),
+            &one_d(N.div_ceil(4096) as u32, 256),
             whole(N),
             whole(N),
             whole(N),
             whole(N),
             0,
             whole(256),
-            whole(N / 4096 * 256),
+            whole(N.div_ceil(4096) * 256),
             whole(1),
             whole(1),
         ));
