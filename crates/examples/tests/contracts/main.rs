@@ -62,3 +62,43 @@ fn every_model_mirrors_its_kernel_as_it_is() {
          record the new hash: {stale:?}"
     );
 }
+
+/// The kernels whose launcher is an `unsafe fn`, by file, as `crates/examples/ch04/
+/// unsafe_launchers.txt` records them for the book (`BLESS=1` writes the file anew): a change in
+/// which launchers are safe shows in review, and the book's count cannot go stale.
+#[test]
+fn the_unsafe_launchers_are_as_the_book_counts_them() {
+    let mut text = String::new();
+    let (mut kernels, mut safe) = (0, 0);
+    let mut lines = Vec::new();
+    for &(file, names, _, _, safety) in launchers::FILES {
+        kernels += names.len();
+        safe += safety.iter().filter(|&&s| s).count();
+        let unsafe_ones: Vec<&str> = names
+            .iter()
+            .zip(safety)
+            .filter(|&(_, &s)| !s)
+            .map(|(n, _)| *n)
+            .collect();
+        if !unsafe_ones.is_empty() {
+            lines.push(format!("  {file}: {}", unsafe_ones.join(", ")));
+        }
+    }
+    text.push_str(&format!(
+        "kernels in kernels/: {kernels}, of which {safe} have a safe launcher and {} an unsafe one:\n",
+        kernels - safe
+    ));
+    for line in lines {
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/ch04/unsafe_launchers.txt");
+    if std::env::var_os("BLESS").is_some() {
+        std::fs::write(path, &text).expect("the recording can be written");
+    }
+    let recorded = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(
+        recorded, text,
+        "{path} is not what the generator makes now; rerun with BLESS=1"
+    );
+}
