@@ -92,7 +92,10 @@ fn the_unsafe_launchers_are_as_the_book_counts_them() {
         text.push_str(&line);
         text.push('\n');
     }
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../examples/ch04/unsafe_launchers.list");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../examples/ch04/unsafe_launchers.list"
+    );
     if std::env::var_os("BLESS").is_some() {
         std::fs::write(path, &text).expect("the recording can be written");
     }
