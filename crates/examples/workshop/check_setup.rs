@@ -619,7 +619,8 @@ mod tests {
     #[test]
     fn the_release_build_counts_the_course_programs() {
         let names = program_names(CARGO_TOML);
-        assert!(names.contains(&"check_setup") && names.contains(&"adder_gpu"));
+        // adder_gpu is chapter 4's: a fork of another chapter has check_setup alone.
+        assert!(names.contains(&"check_setup") && names.len() > 1);
         assert_eq!(
             program_names("[package]\nname = \"course\"\n[[bin]]\nname = \"a\"\npath = \"a.rs\"\n"),
             ["a"]
