@@ -483,35 +483,6 @@ fn reverse_tiles_dynamic_stays_inside() {
 
 // ---- launches the contracts refuse ----
 
-use course::launch::{LaunchError, Span};
-use cudarc::driver::LaunchConfig;
-
-fn shape(grid: (u32, u32, u32), block: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: grid,
-        block_dim: (block, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-fn at(len: usize) -> Span {
-    Span::of_len(len)
-}
-
-/// The refusal's sentence, which must name `clause`.
-fn refused<T: std::fmt::Debug>(result: Result<T, LaunchError>, clause: &str) {
-    match result {
-        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
-        Err(e) => {
-            let said = e.to_string();
-            assert!(
-                said.contains(clause),
-                "refused, but for another reason: {said}"
-            );
-        }
-    }
-}
-
 /// The finding: bincount's start and stride are unsigned 32-bit products, so 2^24
 /// blocks of 256 threads made the stride 2^32 = 0 and the loop never ended. The implicit
 /// 32-bit bound on the threads refuses that grid.

@@ -911,35 +911,6 @@ fn vote_demo_stays_inside() {
 
 // ---- launches the contracts refuse ----
 
-use course::launch::{LaunchError, Span};
-use cudarc::driver::LaunchConfig;
-
-fn shape(grid: (u32, u32, u32), block: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: grid,
-        block_dim: (block, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-fn at(len: usize) -> Span {
-    Span::of_len(len)
-}
-
-/// The refusal's sentence, which must name `clause`.
-fn refused<T: std::fmt::Debug>(result: Result<T, LaunchError>, clause: &str) {
-    match result {
-        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
-        Err(e) => {
-            let said = e.to_string();
-            assert!(
-                said.contains(clause),
-                "refused, but for another reason: {said}"
-            );
-        }
-    }
-}
-
 /// Shrunk by the property test: 2^17 blocks of 1024 threads over 2^30 - 1 values. The last
 /// block's start + tile is 2^31, past an int: wrapped, it passes `start + tile <= n`, and the
 /// block loads a whole tile as uint4s from 2^31 - 16384, far past the end.

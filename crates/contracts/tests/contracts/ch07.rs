@@ -983,32 +983,6 @@ fn image_place_rectangle_stays_inside() {
 
 // ---- findings: launches the contracts accepted before these models, refused now ----
 
-fn shape(grid: (u32, u32, u32), block: u32) -> cudarc::driver::LaunchConfig {
-    cudarc::driver::LaunchConfig {
-        grid_dim: grid,
-        block_dim: (block, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-fn at(len: usize) -> course::launch::Span {
-    course::launch::Span::of_len(len)
-}
-
-/// The refusal's sentence, which must name `clause`.
-fn refused<T: std::fmt::Debug>(result: Result<T, course::launch::LaunchError>, clause: &str) {
-    match result {
-        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
-        Err(e) => {
-            let said = e.to_string();
-            assert!(
-                said.contains(clause),
-                "refused, but for another reason: {said}"
-            );
-        }
-    }
-}
-
 /// n = 0 and 2^21 + 1 blocks of 128 (the shrunk counterexample): dft_coarse_8's last output
 /// index first + 7 * stride passes 2^31, wraps negative, and passes ki < n.
 #[test]

@@ -405,3 +405,31 @@ pub fn one_d_grid(
         })
         .boxed()
 }
+
+// ---- the refusals the plain tests expect ----
+
+pub fn shape(grid: (u32, u32, u32), block: u32) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: grid,
+        block_dim: (block, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
+pub fn at(len: usize) -> Span {
+    Span::of_len(len)
+}
+
+/// The refusal's sentence, which must name `clause`.
+pub fn refused<T: std::fmt::Debug>(result: Result<T, LaunchError>, clause: &str) {
+    match result {
+        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
+        Err(e) => {
+            let said = e.to_string();
+            assert!(
+                said.contains(clause),
+                "refused, but for another reason: {said}"
+            );
+        }
+    }
+}

@@ -1,36 +1,10 @@
 //! Launches that a contract accepted once and refuses now: the findings of issue 34, and the
 //! counterexamples the property tests shrank, each as a plain test.
 
-use course::launch::{LaunchError, Span};
-use cudarc::driver::LaunchConfig;
+use course::launch::Span;
 
 use super::launchers::*;
-
-fn shape(grid: (u32, u32, u32), block: u32) -> LaunchConfig {
-    LaunchConfig {
-        grid_dim: grid,
-        block_dim: (block, 1, 1),
-        shared_mem_bytes: 0,
-    }
-}
-
-fn at(len: usize) -> Span {
-    Span::of_len(len)
-}
-
-/// The refusal's sentence, which must name `clause`.
-fn refused<T: std::fmt::Debug>(result: Result<T, LaunchError>, clause: &str) {
-    match result {
-        Ok(v) => panic!("accepted ({v:?}); expected a refusal naming `{clause}`"),
-        Err(e) => {
-            let said = e.to_string();
-            assert!(
-                said.contains(clause),
-                "refused, but for another reason: {said}"
-            );
-        }
-    }
-}
+use super::model::{at, refused, shape};
 
 /// Keys of length 1000 with values of length 2000 derived n twice, and the second won.
 #[test]
