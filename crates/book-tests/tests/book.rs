@@ -168,6 +168,140 @@ fn includes_show_something() -> Result<(), Failed> {
     }
 }
 
+/// The support library's helpers that time, record or judge a run (`crates/examples/src/timing.rs`,
+/// `compare.rs`, `floor.rs`, and cudarc's event calls). They are plumbing: a listing keeps them
+/// outside the anchors its page shows, so that the page shows its idea. A name with a `.` is a
+/// method; any other must not follow a `.` or a letter.
+const PLUMBING: &[(&str, &str)] = &[
+    ("time_gpu(", "timing"),
+    ("time_cpu(", "timing"),
+    ("median(", "timing"),
+    (".record_event(", "timing"),
+    (".elapsed_ms(", "timing"),
+    (".record(", "timing"),
+    ("record(", "recording"),
+    ("verdict(", "verdict"),
+    ("within_bound(", "verdict"),
+    ("floor_verdict(", "verdict"),
+];
+
+/// Listings whose page is about a measurement: they may call the timing helpers (never
+/// `record` or a verdict). `file:anchor`, the file under `crates/examples/`.
+const MEASURING: &[&str] = &[
+    "ch01/overhead.rs:start",                // the cost of starting a thread
+    "ch01/overhead.rs:sweep",                // where rayon starts to pay
+    "ch02/ceilings.rs:copy",                 // measuring the bandwidth ceiling
+    "ch02/ceilings.rs:sgemm",                // measuring the arithmetic ceiling
+    "ch03/async_timing.rs:wrong",            // how not to time GPU work
+    "ch03/async_timing.rs:synchronised",     // how to time it with a host timer
+    "ch03/async_timing.rs:benchmark",        // how to time it with events
+    "ch03/benchmark_with_copy.rs:with_copy", // what a copy adds to the time
+    "ch03/host_device_arrays.rs:costs",      // what copies cost
+    "ch03/three_streams.rs:alone",           // one stream's time
+    "ch03/three_streams.rs:together",        // three streams' time, with events
+    "ch03/copy_overlap.rs:pipeline",         // overlap shown by events
+    "ch03/copy_overlap.rs:timeline",         // the events' timeline
+    "ch04/adder_caches.rs:sweep",            // CPU speed against size
+    "ch04/adder_sweep.rs:sweep",             // CPU against GPU, by size
+    "ch04/exercises/which_faster_solution.rs:solution", // the exercise asks which is faster
+    "ch04/dft_rayon.rs:time",                // the section is the speed-up
+    "ch06/block_reduce.rs:ceiling",          // the copy that sets the ceiling
+    "ch06/grid_sync.rs:timing",              // one kernel against two, timed
+    "ch07/imaging_tuning.rs:sweep",          // a tuning sweep
+    "ch07/mirrors_tuning.rs:sweep",          // a tuning sweep
+    "ch07/challenge_coarsening.rs:sweep",    // the challenge is a timed sweep
+    "ch08/sgemm_cpu.rs:time",                // the section is the CPU's speed
+    "ch08/sort_cpu.rs:time",                 // the section is the CPU's speed
+    "ch08/sgemm_sweep.rs:sweep",             // a tuning sweep
+    "ch08/sgemm_sweep.rs:again",             // the tuned kernel timed again
+    "ch08/sgemm_ladder.rs:ladder",           // the section times each rung
+];
+
+/// The plumbing calls in a line of Rust, comments left out: (call, kind).
+fn plumbing_calls(line: &str) -> Vec<(&'static str, &'static str)> {
+    let code = line.split("//").next().unwrap_or("");
+    PLUMBING
+        .iter()
+        .filter(|(call, _)| {
+            code.match_indices(call).any(|(i, _)| {
+                call.starts_with('.')
+                    || !code[..i]
+                        .chars()
+                        .next_back()
+                        .is_some_and(|c| c.is_alphanumeric() || c == '_' || c == '.')
+            })
+        })
+        .copied()
+        .collect()
+}
+
+fn listings_show_no_plumbing() -> Result<(), Failed> {
+    let src = root().join("src");
+    let examples = root().join("crates/examples");
+    let (mut found, mut used) = (Vec::new(), Vec::new());
+    for (path, text) in written()? {
+        let base = src.join(&path);
+        let base = base.parent().unwrap();
+        for line in text.lines() {
+            let line = line.trim();
+            let (rustdoc, rest) = if let Some(rest) = line.strip_prefix("{{#include ") {
+                (false, rest)
+            } else if let Some(rest) = line.strip_prefix("{{#rustdoc_include ") {
+                (true, rest)
+            } else {
+                continue;
+            };
+            let Some(arg) = rest.split("}}").next().map(str::trim) else {
+                continue;
+            };
+            let (file, spec) = match arg.split_once(':') {
+                Some((file, spec)) => (file, Some(spec)),
+                None => (arg, None),
+            };
+            if !file.ends_with(".rs") {
+                continue;
+            }
+            let Ok(contents) = std::fs::read_to_string(base.join(file)) else {
+                continue;
+            };
+            let full = std::fs::canonicalize(base.join(file)).unwrap_or(base.join(file));
+            let examples = std::fs::canonicalize(&examples).unwrap_or(examples.clone());
+            let name = format!(
+                "{}:{}",
+                full.strip_prefix(&examples).unwrap_or(&full).display(),
+                spec.unwrap_or("")
+            );
+            let measuring = MEASURING.contains(&name.as_str());
+            for shown in shown_lines(&contents, spec, rustdoc).unwrap_or_default() {
+                for (_, kind) in plumbing_calls(shown) {
+                    if measuring && kind == "timing" {
+                        used.push(name.clone());
+                    } else {
+                        found.push(format!("{path}: {name} shows {kind}: {}", shown.trim()));
+                    }
+                }
+            }
+        }
+    }
+    for name in MEASURING {
+        if !used.iter().any(|u| u == name) {
+            found.push(format!(
+                "MEASURING names {name}, which no page shows calling a timing helper"
+            ));
+        }
+    }
+    found.dedup();
+    if found.is_empty() {
+        Ok(())
+    } else {
+        Err(format!(
+            "listings that show plumbing (move it outside the anchor, or split the anchor):\n{}",
+            found.join("\n")
+        )
+        .into())
+    }
+}
+
 fn compile_fail_blocks_are_checked() -> Result<(), Failed> {
     let dir = root().join("crates/examples/compile-fail");
     let checked: Vec<String> = std::fs::read_dir(&dir)
@@ -293,6 +427,7 @@ fn main() {
             "book::compile_fail_blocks_are_checked",
             compile_fail_blocks_are_checked,
         ),
+        Trial::test("book::listings_show_no_plumbing", listings_show_no_plumbing),
     ];
     libtest_mimic::run(&args, trials).exit();
 }

@@ -44,21 +44,30 @@ fn main() {
     // The outputs are allocated once, outside the functions, and passed in.
     let mut zs_serial = vec![0.0; n];
     let mut zs_rayon = vec![0.0; n];
-    let serial = time_cpu(2, 10, || add_serial(&xs, &ys, &mut zs_serial));
-    let rayon = time_cpu(2, 10, || add_rayon(&xs, &ys, &mut zs_rayon));
-
+    // ANCHOR_END: main
+    let serial = time_cpu(2, 10, || {
+        // ANCHOR: main
+        add_serial(&xs, &ys, &mut zs_serial)
+        // ANCHOR_END: main
+    });
+    let rayon = time_cpu(2, 10, || {
+        // ANCHOR: main
+        add_rayon(&xs, &ys, &mut zs_rayon)
+        // ANCHOR_END: main
+    });
     println!("serial loop:    {}", fmt_ms(serial.median_ms));
     println!("rayon par_iter: {}", fmt_ms(rayon.median_ms));
     println!(
         "speedup:        {}",
         fmt_speedup(serial.median_ms, rayon.median_ms)
     );
+    // ANCHOR: main
     let wrong = count_mismatches(&zs_rayon, &zs_serial);
+    // ANCHOR_END: main
     println!(
         "elements where rayon and the serial loop differ: {wrong} of {n}: {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: main
     known_answer(n);
 }
 

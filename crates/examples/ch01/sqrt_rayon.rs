@@ -27,20 +27,30 @@ fn main() {
     println!("{n} values uniform in [0, 10), seed {seed}");
     // ANCHOR: check
     let mut ys = vec![0.0; n];
-    let parallel = time_cpu(1, 10, || sqrt_rayon(&xs, &mut ys));
+    // ANCHOR_END: check
+    let parallel = time_cpu(1, 10, || {
+        // ANCHOR: check
+        sqrt_rayon(&xs, &mut ys)
+        // ANCHOR_END: check
+    });
+    // ANCHOR: check
     let mut want = vec![0.0; n];
+    // ANCHOR_END: check
     let serial = time_cpu(1, 10, || {
+        // ANCHOR: check
         for (w, x) in want.iter_mut().zip(&xs) {
             *w = x.sqrt();
         }
+        // ANCHOR_END: check
     });
+    // ANCHOR: check
     // IEEE 754 rounds a square root correctly, so both must agree to the last bit.
     let wrong = count_mismatches(&ys, &want);
+    // ANCHOR_END: check
     println!(
         "elements that differ from the serial f64::sqrt: {wrong} of {n}: {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: check
     // Roots known in advance: the perfect squares 0, 1, 4, ..., 999².
     let squares: Vec<f64> = (0..1000).map(|k| (k * k) as f64).collect();
     let mut roots = vec![0.0; squares.len()];

@@ -80,17 +80,25 @@ fn main() {
     let mut serial_ms = 0.0;
     let mut all_same = true;
     for (name, sum) in methods {
-        let t = time_cpu(1, 5, || sum(&xs));
+        // ANCHOR_END: main
+        let t = time_cpu(1, 5, || {
+            // ANCHOR: main
+            sum(&xs)
+            // ANCHOR_END: main
+        });
+        // ANCHOR: main
         if name == "serial loop" {
             serial_ms = t.median_ms;
         }
         let ok = sum(&xs) == want;
+        // ANCHOR_END: main
         println!(
             "{name:<28}{:>10}{:>13}    {}",
             fmt_ms(t.median_ms),
             fmt_times(serial_ms / t.median_ms),
             verdict(ok)
         );
+        // ANCHOR: main
         all_same &= ok;
     }
     // ANCHOR_END: main

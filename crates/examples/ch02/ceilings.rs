@@ -37,7 +37,9 @@ fn copy_bandwidth(stream: &Arc<CudaStream>) {
             .or_exit("copy on the GPU");
     });
     let bytes = 2.0 * (n * 4) as f64;
+    // ANCHOR_END: copy
     record("device-to-device copy, 1 GiB", &t, Work::Bytes(bytes));
+    // ANCHOR: copy
     println!(
         "device-to-device copy of 1 GiB: {} median of {}, {}",
         fmt_ms(t.median_ms),
@@ -46,10 +48,12 @@ fn copy_bandwidth(stream: &Arc<CudaStream>) {
     );
     let copied = stream.clone_dtoh(&dst).or_exit("copy from the GPU");
     let wrong = copied.iter().filter(|&&x| x != 1.0).count();
+    // ANCHOR_END: copy
     println!(
         "elements of the copy that differ from the source: {wrong} of {n}: {}",
         verdict(wrong == 0)
     );
+    // ANCHOR: copy
 }
 // ANCHOR_END: copy
 
@@ -87,7 +91,9 @@ fn sgemm_rate(stream: &Arc<CudaStream>, seed: u64) {
         unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run SGEMM");
     });
     let flops = 2.0 * (n as f64).powi(3);
+    // ANCHOR_END: sgemm
     record(&format!("cuBLAS SGEMM, n={n}"), &t, Work::Flops(flops));
+    // ANCHOR: sgemm
     println!(
         "cuBLAS SGEMM, {n}x{n}: {} median of {}, {}",
         fmt_ms(t.median_ms),

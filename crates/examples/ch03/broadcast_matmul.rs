@@ -29,9 +29,9 @@ fn main() {
     let want = a.dot(&b);
     let err = (&c - &want).mapv(|d| d * d).sum().sqrt() / want.mapv(|w| w * w).sum().sqrt();
     println!("{m}x{n} times {n}x{p}: shape {:?}", c.shape());
+    // ANCHOR_END: check
     let (line, _) = within_bound("  relative error against ndarray's dot", err, 1e-12);
     println!("{line}");
-    // ANCHOR_END: check
 
     // ANCHOR: danger
     println!("memory the intermediate array needs (f64):");

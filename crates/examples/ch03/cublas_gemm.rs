@@ -118,17 +118,23 @@ where
         beta: T::zero(),
         ldc: n as i32,
     };
+    // ANCHOR_END: gemm
     let t = time_gpu(stream, 2, 10, || {
+        // ANCHOR: gemm
         // SAFETY: a, b and c each hold the n x n values that cfg describes (leading dimension n).
         unsafe { blas.gemm(cfg, &a, &b, &mut c) }.or_exit("run GEMM")
+        // ANCHOR_END: gemm
     });
+    // ANCHOR: gemm
     let flops = 2.0 * (n as f64).powi(3);
     let label = if T::NAME == "f32" {
         format!("cuBLAS SGEMM, n={n}")
     } else {
         format!("cuBLAS DGEMM, n={n}, FP64")
     };
+    // ANCHOR_END: gemm
     record(&label, &t, Work::Flops(flops));
+    // ANCHOR: gemm
     println!(
         "{label}: {} median of {}, {}",
         fmt_ms(t.median_ms),
@@ -139,8 +145,10 @@ where
     // cuBLAS is column-major: element (i, j) of an n x n matrix M is at m[j * n + i].
     let error = sampled_rows_error(n, &a_host, &b_host, &c_host, |i, j| j * n + i, rng);
     let what = "  8 random rows, relative error against a float64 product on the CPU";
+    // ANCHOR_END: gemm
     let (line, _) = within_bound(what, error, T::TOLERANCE);
     println!("{line}");
+    // ANCHOR: gemm
     t
 }
 // ANCHOR_END: gemm
@@ -155,14 +163,18 @@ fn cpu_dot<T: Real>(rng: &mut Rng) -> Timing {
         |rng: &mut Rng| Array2::from_shape_fn((n, n), |_| T::from_f64(rng.f64() * 2.0 - 1.0));
     let (a, b) = (matrix(rng), matrix(rng));
     let mut c = Array2::<T>::zeros((n, n));
+    // ANCHOR_END: cpu
     let t = time_cpu(1, 3, || {
+        // ANCHOR: cpu
         c.axis_chunks_iter_mut(Axis(0), 64)
             .into_par_iter()
             .zip(a.axis_chunks_iter(Axis(0), 64))
             .for_each(|(mut c_band, a_band)| {
                 general_mat_mul(T::one(), &a_band, &b, T::zero(), &mut c_band)
             });
+        // ANCHOR_END: cpu
     });
+    // ANCHOR: cpu
     let flops = 2.0 * (n as f64).powi(3);
     println!(
         "ndarray dot on every CPU thread, {} {n}x{n}: {} median of {}, {}",
@@ -176,8 +188,10 @@ fn cpu_dot<T: Real>(rng: &mut Rng) -> Timing {
     let (a, b, c) = (a.unwrap(), b.unwrap(), c.unwrap());
     let error = sampled_rows_error(n, a, b, c, |i, j| i * n + j, rng);
     let what = "  8 random rows, relative error against a float64 product";
+    // ANCHOR_END: cpu
     let (line, _) = within_bound(what, error, T::TOLERANCE);
     println!("{line}");
+    // ANCHOR: cpu
     t
 }
 // ANCHOR_END: cpu

@@ -76,6 +76,7 @@ fn main() {
         let ax = a_cpu.dot(&ndarray::ArrayView1::from(x));
         relative_error(ax.as_slice().expect("contiguous"), &y_host)
     };
+    // ANCHOR_END: check
     let checks = [
         within_bound("solve:   |A·x1 - y| / |y|", residual(&x1), 1e-10),
         within_bound("inverse: |A·x0 - y| / |y|", residual(&x0), 1e-8),
@@ -88,7 +89,6 @@ fn main() {
     for (line, _) in checks {
         println!("{line}");
     }
-    // ANCHOR_END: check
 
     // ANCHOR: qr
     // QR: geqrf leaves R in the upper triangle (and Q as Householder vectors below it). Since Q
@@ -96,7 +96,13 @@ fn main() {
     let mut qr = stream.clone_dtod(&a).or_exit("copy on the GPU");
     let mut tau = alloc_poisoned::<f64>(&stream, n);
     // A QR this size is slow with the batched routine, so the one run is also the timed run.
-    let t_qr = time_gpu(&stream, 0, 1, || geqrf(&stream, &blas, &mut qr, &mut tau));
+    // ANCHOR_END: qr
+    let t_qr = time_gpu(&stream, 0, 1, || {
+        // ANCHOR: qr
+        geqrf(&stream, &blas, &mut qr, &mut tau)
+        // ANCHOR_END: qr
+    });
+    // ANCHOR: qr
     let qr_host = stream.clone_dtoh(&qr).or_exit("copy from the GPU");
     let r = Array2::from_shape_fn(
         (n, n),
@@ -108,9 +114,9 @@ fn main() {
         rtr.as_slice().expect("contiguous"),
         ata.as_slice().expect("contiguous"),
     );
+    // ANCHOR_END: qr
     let (line, _) = within_bound("QR: RᵀR against AᵀA, relative error", err, 1e-12);
     println!("{line}");
-    // ANCHOR_END: qr
 
     // Each timed run starts from a fresh copy of A, since the routines overwrite their input.
     let mut work = stream.clone_dtod(&a).or_exit("copy on the GPU");

@@ -109,9 +109,9 @@ fn main() {
     fft_2d_batched(&mut want, &fft);
     let flat = |v: &[Complex64]| v.iter().flat_map(|c| [c.re, c.im]).collect::<Vec<f64>>();
     let err = relative_error(&flat(&got), &flat(&want));
+    // ANCHOR_END: check
     let (line, _) = within_bound("cuFFT, relative error against rustfft", err, 1e-12);
     println!("{line}");
-    // ANCHOR_END: check
     let cpu = time_cpu(1, 5, || {
         let mut data = input.clone();
         fft_2d_batched(&mut data, &fft);

@@ -41,10 +41,12 @@ fn main() {
         )
         .reduce(|| (f32::MAX, f32::MIN), |a, b| (a.0.min(b.0), a.1.max(b.1)));
     println!("uniform: smallest {u_min:.2e}, largest {u_max:.7}");
+    // ANCHOR_END: stats
     println!(
         "  every value in (0, 1]: {}",
         verdict(u_min > 0.0 && u_max <= 1.0)
     );
+    // ANCHOR: stats
     let (u_mean, u_var) = mean_and_variance(&u);
     check("mean", u_mean, "1/2", 0.5, (1.0f64 / 12.0).sqrt());
     check(
@@ -78,11 +80,11 @@ fn main() {
         .fill_with_uniform(&mut repeat)
         .or_exit("fill with uniform values");
     let repeat = stream.clone_dtoh(&repeat).or_exit("copy from the GPU");
+    // ANCHOR_END: repeat
     println!(
         "same seed, same {N} values: {}",
         verdict(count_mismatches(&repeat, &u) == 0)
     );
-    // ANCHOR_END: repeat
 
     let bytes = (N * size_of::<f32>()) as f64;
     let t_uniform = time_gpu(&stream, 2, 10, || {
@@ -116,7 +118,9 @@ fn check(what: &str, got: f64, want_name: &str, want: f64, sd: f64) {
     let digit = 10f64.powf(five.log10().floor());
     let bound = (five / digit).ceil() * digit;
     let what = format!("  {what} {got:.6}, distance from {want_name}");
+    // ANCHOR_END: five_standard_errors
     println!("{}", within_bound(&what, got - want, bound).0);
+    // ANCHOR: five_standard_errors
 }
 // ANCHOR_END: five_standard_errors
 

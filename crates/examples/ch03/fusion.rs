@@ -48,7 +48,9 @@ fn main() {
     let mut tmp1 = alloc_poisoned::<[f32; 4]>(&stream, n4);
     let mut tmp2 = alloc_poisoned::<[f32; 4]>(&stream, n4);
     let mut y_unfused = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    // ANCHOR_END: unfused
     let unfused = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: unfused
         k.subtract_scalar
             .launch(&stream, cfg, &x, 1.0, &mut tmp1)
             .or_exit_launching(&k.subtract_scalar);
@@ -58,17 +60,19 @@ fn main() {
         k.cos_each
             .launch(&stream, cfg, &tmp2, &mut y_unfused)
             .or_exit_launching(&k.cos_each);
+        // ANCHOR_END: unfused
     });
-    // ANCHOR_END: unfused
 
     // ANCHOR: fused
     let mut y_fused = alloc_poisoned::<[f32; 4]>(&stream, n4);
+    // ANCHOR_END: fused
     let fused_time = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: fused
         k.cos_fused
             .launch(&stream, cfg, &x, &mut y_fused)
             .or_exit_launching(&k.cos_fused);
+        // ANCHOR_END: fused
     });
-    // ANCHOR_END: fused
 
     // The ceiling for any kernel that reads x once and writes y once: copying x to y.
     let mut y_copy = alloc_poisoned::<[f32; 4]>(&stream, n4);

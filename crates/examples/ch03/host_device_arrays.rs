@@ -123,10 +123,12 @@ fn copy_costs(ctx: &Arc<CudaContext>, stream: &Arc<CudaStream>, host: &[f64]) {
     );
 
     let round_trip = stream.clone_dtoh(&other).or_exit("copy from the GPU");
+    // ANCHOR_END: costs
     println!(
         "  every value survived the round trips: {}",
         verdict(count_mismatches(&round_trip, host) == 0)
     );
+    // ANCHOR: costs
 }
 // ANCHOR_END: costs
 

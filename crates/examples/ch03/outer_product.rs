@@ -54,23 +54,27 @@ fn main() {
         beta: 0.0f32,
         ldc: n,
     };
+    // ANCHOR_END: cublas
     let t_blas = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: cublas
         // SAFETY: y is the N x 1 matrix A (lda = N), x the 1 x N matrix B (ldb = 1), and
         // by_blas the N x N result (ldc = N): every buffer holds what cfg says it reads or writes.
         unsafe { blas.gemm(cfg, &y, &x, &mut by_blas) }.or_exit("run SGEMM")
+        // ANCHOR_END: cublas
     });
-    // ANCHOR_END: cublas
 
     // ANCHOR: kernel
     // Way 2: broadcasting, written as a kernel: out[i][j] = x[i] * y[j].
     let mut by_kernel = alloc_poisoned::<f32>(&stream, N * N);
+    // ANCHOR_END: kernel
     let t_kernel = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: kernel
         let cfg = LaunchConfig::for_num_elems((N * N) as u32);
         k.outer_product
             .launch(&stream, cfg, &x, &y, &mut by_kernel)
             .or_exit_launching(&k.outer_product);
+        // ANCHOR_END: kernel
     });
-    // ANCHOR_END: kernel
 
     // ANCHOR: check
     // The CPU reference, by broadcasting with ndarray: x[:, None] * y[None, :].
@@ -82,11 +86,13 @@ fn main() {
     // One multiplication per element, rounded once: all three should agree bit for bit.
     for (who, result) in [("cuBLAS", &blas_result), ("the kernel", &kernel_result)] {
         let differ = count_mismatches(result, want);
+        // ANCHOR_END: check
         println!(
             "{who}: {differ} of {} elements differ from ndarray's: {}",
             want.len(),
             verdict(differ == 0)
         );
+        // ANCHOR: check
     }
     // ANCHOR_END: check
 

@@ -37,7 +37,7 @@ fn main() {
         .fold(0.0f64, |m, &r| m.max(r));
     // The first term left out, x^12/12!, is below 2.1e-9 for |x| <= 1, and below 5.7e-9 relative
     // to exp(x): twelve terms must pass this bound, and eleven (up to 6.8e-8) must fail it.
+    // ANCHOR_END: check
     let (line, _) = within_bound("largest relative difference from std's exp", worst, 1e-8);
     println!("{line}");
-    // ANCHOR_END: check
 }

@@ -79,7 +79,9 @@ fn main() {
     // The CPU's fair rival: the same twelve passes over the array, each split over every
     // rayon thread by ndarray's parallel Zip.
     let xs_cpu = Array1::from(xs);
+    // ANCHOR_END: cpu
     let cpu = time_cpu(1, 5, || {
+        // ANCHOR: cpu
         let mut ys = Array1::<f64>::zeros(N);
         let mut factorial = 1.0;
         for n in 0..DEGREE {
@@ -91,8 +93,8 @@ fn main() {
                 .par_for_each(|y, &x| *y += x.powi(n) / factorial);
         }
         ys
+        // ANCHOR_END: cpu
     });
-    // ANCHOR_END: cpu
     println!("ndarray with rayon:    {:>9}", fmt_ms(cpu.median_ms));
     println!(
         "{DEGREE} kernels on the GPU: {:>9}  {:>10}",

@@ -91,9 +91,9 @@ fn main() {
             fmt_times(serial.median_ms / rayon.median_ms)
         );
     }
+    // ANCHOR_END: sweep
     println!(
         "rayon's sums equal the serial ones at every size: {}",
         verdict(all_right)
     );
-    // ANCHOR_END: sweep
 }

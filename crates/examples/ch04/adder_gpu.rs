@@ -84,11 +84,11 @@ fn main() {
         .enumerate()
         .for_each(|(i, z)| *z = xs[i] + ys[i]);
     let wrong = count_mismatches(&zs, &want);
+    // ANCHOR_END: check
     println!(
         "sums that differ from the CPU's: {wrong} of {n}: {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: check
 
     // ANCHOR: typed
     // The same launch through the generated launcher. The compiler checks the buffers against
@@ -104,9 +104,9 @@ fn main() {
         .clone_dtoh(&zs_typed)
         .or_exit("copy zs back from the GPU");
     let differ = count_mismatches(&zs_typed, &zs);
+    // ANCHOR_END: typed
     println!(
         "sums of the generated launcher that differ from the builder's: {differ} of {n}: {}",
         verdict(differ == 0)
     );
-    // ANCHOR_END: typed
 }

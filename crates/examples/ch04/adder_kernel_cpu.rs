@@ -62,11 +62,11 @@ fn main() {
     adder_parallel(&xs, &ys, &mut zs_parallel);
     let same = count_mismatches(&zs_serial, &zs_loop) == 0
         && count_mismatches(&zs_parallel, &zs_loop) == 0;
+    // ANCHOR_END: main
     println!(
         "the kernel, called serially and by rayon, gives the plain loop's result: {}",
         verdict(same)
     );
-    // ANCHOR_END: main
 
     // A known answer: with x[i] = i and y[i] = n - i every sum is exactly n (whole numbers
     // this small are exact in f64), whoever runs which index.

@@ -121,16 +121,18 @@ fn main() {
         );
         if n == *sizes.last().unwrap() {
             let bytes = 24.0 * n as f64; // two arrays read, one written
+            // ANCHOR_END: sweep
             record(&format!("adder, n={n} f64"), &gpu, Work::Bytes(bytes));
+            // ANCHOR: sweep
             println!(
                 "GPU adder at n = {n}: {} for three arrays of f64",
                 fmt_gb_per_s(bytes, gpu.median_ms)
             );
         }
     }
+    // ANCHOR_END: sweep
     println!(
         "the three sums agree exactly at every size: {}",
         verdict(all_right)
     );
-    // ANCHOR_END: sweep
 }

@@ -38,17 +38,23 @@ fn run_dft(
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
+    // ANCHOR_END: launch
     let t = time_gpu(stream, 1, 5, || {
+        // ANCHOR: launch
         kernel
             .launch(stream, config, xs, &mut out)
             .or_exit_launching(kernel);
+        // ANCHOR_END: launch
     });
+    // ANCHOR: launch
     // 8 floating-point operations per term (a complex multiply-add), not counting sincos.
+    // ANCHOR_END: launch
     record(
         &format!("{}, n={n}", kernel.name),
         &t,
         Work::Flops(8.0 * (n * n) as f64),
     );
+    // ANCHOR: launch
     (
         t.median_ms,
         stream.clone_dtoh(&out).or_exit("copy X back from the GPU"),
@@ -96,10 +102,14 @@ fn main() {
         let fft = CudaFft::plan_1d(n as i32, cufftType::CUFFT_C2C, 1, stream.clone())
             .or_exit("plan a cuFFT transform");
         let mut x_fft = alloc_poisoned::<float2>(&stream, n);
+        // ANCHOR_END: compare
         let t_fft = time_gpu(&stream, 1, 5, || {
+            // ANCHOR: compare
             fft.exec_c2c(&mut xs_dev, &mut x_fft, FftDirection::Forward)
                 .or_exit("run cuFFT");
+            // ANCHOR_END: compare
         });
+        // ANCHOR: compare
         let x_fft = stream
             .clone_dtoh(&x_fft)
             .or_exit("copy cuFFT's result back");
@@ -133,9 +143,11 @@ fn main() {
                 &x_fft,
             ),
         ] {
+            // ANCHOR_END: compare
             let (line, _) =
                 within_bound(&format!("  {what}"), relative_error(&got, reference), bound);
             println!("{line}");
+            // ANCHOR: compare
         }
     }
     // ANCHOR_END: compare

@@ -48,9 +48,9 @@ fn main() {
         .plan_fft_forward(n)
         .process(&mut fft);
     let err = relative_error(&flat(&ours), &flat(&fft));
+    // ANCHOR_END: check
     let (line, _) = within_bound("relative difference from rustfft's FFT", err, 1e-10);
     println!("{line}");
-    // ANCHOR_END: check
 
     // ANCHOR: tone
     // A pure tone, x[j] = e^(2πi·f·j/N), is in step with exactly one of the DFT's waves:
@@ -67,11 +67,11 @@ fn main() {
             (x_k - want).norm()
         })
         .fold(0.0, f64::max);
+    // ANCHOR_END: tone
     let (line, _) = within_bound(
         &format!("pure tone at k = {f}: largest error over the peak N"),
         largest_error / n as f64,
         1e-10,
     );
     println!("{line}");
-    // ANCHOR_END: tone
 }

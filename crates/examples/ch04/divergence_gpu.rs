@@ -78,19 +78,25 @@ fn main() {
             })
             .collect();
         let mut out = alloc_poisoned::<f32>(&stream, n);
+        // ANCHOR_END: run
         let t = time_gpu(&stream, 2, 10, || {
+            // ANCHOR: run
             kernel
                 .launch(&stream, config, &input_dev, &mut out, steps_arg)
                 .or_exit_launching(kernel);
+            // ANCHOR_END: run
         });
+        // ANCHOR: run
         let got = stream
             .clone_dtoh(&out)
             .or_exit("copy the result back from the GPU");
+        // ANCHOR_END: run
         println!(
             "{name:<17} {:>9}, every value equals the CPU's: {}",
             fmt_ms(t.median_ms),
             verdict(count_mismatches(&got, &want) == 0)
         );
+        // ANCHOR: run
         times.push(t.median_ms);
     }
     println!(

@@ -99,11 +99,13 @@ fn main() {
             reps,
         );
         wrong += count_mismatches(&zs, &want);
+        // ANCHOR_END: configs
         record(
             &format!("grid-stride adder, {name}"),
             &t,
             Work::Bytes(bytes),
         );
+        // ANCHOR: configs
         // The grids sized from the SM count are facts of this GPU.
         let depends_on_gpu = name.contains("per SM");
         println!(
@@ -126,12 +128,12 @@ fn main() {
             );
         }
     }
+    // ANCHOR_END: configs
     println!(
         "wrong sums over the four grids: {wrong} of {}: {}",
         4 * n,
         verdict(wrong == 0)
     );
-    // ANCHOR_END: configs
 
     // ANCHOR: raw
     let (_, zs_raw) = run(
@@ -143,9 +145,9 @@ fn main() {
         threads,
         1,
     );
+    // ANCHOR_END: raw
     println!(
         "the raw-index kernel gives the same sums: {}",
         verdict(count_mismatches(&zs_raw, &want) == 0)
     );
-    // ANCHOR_END: raw
 }

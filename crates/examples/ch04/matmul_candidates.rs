@@ -113,11 +113,11 @@ fn main() {
     }
     // Each element sums its n products in the same order, so the results agree to the bit.
     let same = c1 == c2 && c2 == c3 && c3 == c4;
+    // ANCHOR_END: serial
     println!(
         "run serially, the four candidates give the same C: {}",
         verdict(same)
     );
-    // ANCHOR_END: serial
 
     // The known answer: ndarray's own product of the same matrices (it sums in another order,
     // so it agrees to rounding, not to the bit).
@@ -150,11 +150,11 @@ fn main() {
                 .fold(0.0, |s, x| s + x);
         }
     });
+    // ANCHOR_END: parallel
     println!(
         "candidates 2 and 4 under rayon give the same C: {}",
         verdict(c2_par == c2.data && c4_par == c2.data)
     );
-    // ANCHOR_END: parallel
 
     // ANCHOR: threads
     println!("threads each candidate's grid would launch:");

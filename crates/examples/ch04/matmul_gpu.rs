@@ -74,20 +74,24 @@ fn main() {
         beta: 0.0f32,
         ldc: p as i32,
     };
+    // ANCHOR_END: cublas
     let t_blas = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: cublas
         // SAFETY: cfg reads b_dev as p×n (leading dimension p), a_dev as n×m (n) and writes
         // c_blas as p×m (p), column-major: n·p, m·n and m·p elements, their exact lengths.
         unsafe { blas.gemm(cfg, &b_dev, &a_dev, &mut c_blas) }.or_exit("run cuBLAS SGEMM");
+        // ANCHOR_END: cublas
     });
+    // ANCHOR: cublas
     let c_blas_host = stream
         .clone_dtoh(&c_blas)
         .or_exit("copy C back from the GPU");
+    // ANCHOR_END: cublas
     record(
         &format!("cuBLAS SGEMM, {shape}"),
         &t_blas,
         Work::Flops(flops),
     );
-    // ANCHOR_END: cublas
 
     // ANCHOR: kernels
     let (mi, ni, pi) = (m as i32, n as i32, p as i32);
@@ -110,16 +114,22 @@ fn main() {
     for (name, config) in runs {
         let mut c: CudaSlice<f32> = alloc_poisoned(&stream, m * p);
         // The two 2-D kernels share a launcher; the 1-D one has a contract of its own.
-        let t = time_gpu(&stream, 2, 10, || match k.like_matmul_sum_in_global(name) {
-            Some(kernel) => kernel
-                .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
-                .or_exit_launching(kernel),
-            None => k
-                .matmul_1d
-                .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
-                .or_exit_launching(&k.matmul_1d),
+        // ANCHOR_END: kernels
+        let t = time_gpu(&stream, 2, 10, || {
+            // ANCHOR: kernels
+            match k.like_matmul_sum_in_global(name) {
+                Some(kernel) => kernel
+                    .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
+                    .or_exit_launching(kernel),
+                None => k
+                    .matmul_1d
+                    .launch(&stream, config, &a_dev, &b_dev, &mut c, mi, ni, pi)
+                    .or_exit_launching(&k.matmul_1d),
+            }
+            // ANCHOR_END: kernels
         });
         record(&format!("{name}, {shape}"), &t, Work::Flops(flops));
+        // ANCHOR: kernels
         results.push((name, t, host(&stream, &c)));
     }
     // ANCHOR_END: kernels

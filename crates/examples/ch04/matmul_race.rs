@@ -108,7 +108,9 @@ fn main() {
             .clone_dtoh(&c_dev)
             .or_exit("copy C back from the GPU");
         let wrong = count_mismatches(&c, &want);
+        // ANCHOR_END: launches
         println!("{name}: C equals the CPU's: {}", verdict(wrong == 0));
+        // ANCHOR: launches
         // How much a race loses changes from run to run; a right C has no wrong element.
         let varies = if wrong > 0 { " (varies)" } else { "" };
         println!(

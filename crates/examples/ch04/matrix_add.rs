@@ -67,19 +67,26 @@ fn main() {
         let mut zs_dev = alloc_poisoned::<f64>(&stream, rows * cols);
         let (r, c) = (rows as i32, cols as i32);
         // Two launchers: the kernels' contracts differ in which axis must cover the rows.
-        let t = time_gpu(&stream, 2, 10, || match name {
-            "matrix_add_2d" => k
-                .matrix_add_2d
-                .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev, r, c)
-                .or_exit_launching(&k.matrix_add_2d),
-            _ => k
-                .matrix_add_row_from_x
-                .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev, r, c)
-                .or_exit_launching(&k.matrix_add_row_from_x),
+        // ANCHOR_END: launch
+        let t = time_gpu(&stream, 2, 10, || {
+            // ANCHOR: launch
+            match name {
+                "matrix_add_2d" => k
+                    .matrix_add_2d
+                    .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev, r, c)
+                    .or_exit_launching(&k.matrix_add_2d),
+                _ => k
+                    .matrix_add_row_from_x
+                    .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev, r, c)
+                    .or_exit_launching(&k.matrix_add_row_from_x),
+            }
+            // ANCHOR_END: launch
         });
+        // ANCHOR: launch
         let zs = stream
             .clone_dtoh(&zs_dev)
             .or_exit("copy the sum back from the GPU");
+        // ANCHOR_END: launch
         record(
             &format!("{name}, {rows}x{cols} f64"),
             &t,
@@ -93,6 +100,7 @@ fn main() {
             fmt_gb_per_s(bytes, t.median_ms),
             verdict(count_mismatches(&zs, &want) == 0)
         );
+        // ANCHOR: launch
     }
     // ANCHOR_END: launch
 }

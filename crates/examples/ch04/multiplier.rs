@@ -48,21 +48,25 @@ fn main() {
         shared_mem_bytes: 0,
     };
     // 2. The launch.
+    // ANCHOR_END: solution
     let t = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: solution
         k.multiplier
             .launch(&stream, config, &xs_dev, &ys_dev, &mut zs_dev)
             .or_exit_launching(&k.multiplier);
+        // ANCHOR_END: solution
     });
+    // ANCHOR: solution
     // 3. The test: IEEE multiplication is exact to the bit on both sides.
     let zs = stream
         .clone_dtoh(&zs_dev)
         .or_exit("copy zs back from the GPU");
     let want: Vec<f64> = xs.par_iter().zip(&ys).map(|(x, y)| x * y).collect();
+    // ANCHOR_END: solution
     println!(
         "every product equals the CPU's: {}",
         verdict(count_mismatches(&zs, &want) == 0)
     );
-    // ANCHOR_END: solution
     let bytes = 24.0 * n as f64;
     record("multiplier, n=1.2e7 f64", &t, Work::Bytes(bytes));
     println!(

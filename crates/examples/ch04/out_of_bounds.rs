@@ -40,19 +40,21 @@ fn main() {
     // contract, and its `i <= n` lets the thread whose index is n write out[n], past the end.
     let outcome = unsafe { k.squares_off_by_one.launch(&stream, config, &mut out, n) }
         .and_then(|_| Ok(stream.synchronize()?));
+    // ANCHOR_END: run
     println!(
         "squares_off_by_one: the launch and the wait for it returned Ok: {}",
         verdict(outcome.is_ok())
     );
+    // ANCHOR: run
     outcome.or_exit("run squares_off_by_one");
     let squares = stream.clone_dtoh(&out).or_exit("copy the squares back");
     let want: Vec<i32> = (0..n).map(|i| i * i).collect();
     let wrong = count_mismatches(&squares, &want);
+    // ANCHOR_END: run
     println!(
         "squares that differ from the CPU's: {wrong} of {N}: {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: run
 
     // ANCHOR: printf
     println!("squares_report, the same kernel with a printf in place of the bad write, prints:");

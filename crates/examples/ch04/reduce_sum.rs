@@ -106,16 +106,19 @@ fn main() {
     println!("{blocks} blocks of {THREADS} threads, 4 elements per thread:");
     for name in ["sum_racy", "sum_atomic_per_thread", "sum_block_tree"] {
         let (t, got) = run_sum(&stream, (&k, name), &xs_dev, blocks);
+        // ANCHOR_END: three
         record(
             &format!("{name}, n={n} f64, {blocks} blocks"),
             &t,
             Work::Bytes(bytes),
         );
+        // ANCHOR: three
         println!(
             "  {name:<22} {:>9} {:>12}",
             fmt_ms(t.median_ms),
             fmt_gb_per_s(bytes, t.median_ms)
         );
+        // ANCHOR_END: three
         let (line, right) = sum_line(got, want);
         if name == "sum_racy" {
             // What the race leaves changes from run to run; that it loses sums does not.
@@ -124,6 +127,7 @@ fn main() {
         } else {
             println!("  {:<22} {line}", "");
         }
+        // ANCHOR: three
     }
     // ANCHOR_END: three
 
@@ -138,11 +142,13 @@ fn main() {
         .or_exit("count the SMs") as u32;
     let blocks = per_sm * sms;
     let (t, got) = run_sum(&stream, (&k, "sum_block_tree"), &xs_dev, blocks);
+    // ANCHOR_END: one_wave
     record(
         &format!("sum_block_tree, n={n} f64, {blocks} blocks"),
         &t,
         Work::Bytes(bytes),
     );
+    // ANCHOR: one_wave
     println!("{blocks} blocks of {THREADS} threads ({per_sm} per SM, one wave) (this machine)");
     println!(
         "  {:<22} {:>9} {:>12}",
@@ -164,10 +170,12 @@ fn main() {
         .or_exit("copy the whole numbers to the GPU");
     for name in ["sum_atomic_per_thread", "sum_block_tree"] {
         let (_, got) = run_sum(&stream, (&k, name), &whole_dev, blocks);
+        // ANCHOR_END: known
         println!(
             "{name}: sum of i mod 1000 for i < {n}: {got}, the known {known}: {}",
             verdict(got == known as f64)
         );
+        // ANCHOR: known
     }
     // ANCHOR_END: known
 }

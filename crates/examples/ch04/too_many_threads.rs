@@ -68,11 +68,11 @@ fn main() {
             Err(broken) => println!("{threads} threads per block: {broken}."),
         }
     }
+    // ANCHOR_END: launch
     println!(
         "only the 4096-thread launch was refused: {}",
         verdict(refused == [4096])
     );
-    // ANCHOR_END: launch
     let zs = stream.clone_dtoh(&zs).or_exit("copy zs back from the GPU");
     println!(
         "the 1024-thread launch filled every element: {}",

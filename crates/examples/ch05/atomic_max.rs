@@ -153,10 +153,12 @@ fn main() {
     for (label, kernel, values, start) in tests {
         let gpu = gpu_max_f32(&stream, kernel, values, start);
         let cpu = cpu_max(values, neg_inf); // the largest value in the data
+        // ANCHOR_END: floats
         println!(
             "{label:<38} GPU {gpu:>10.6}, CPU {cpu:>10.6}, right: {}",
             verdict(gpu == cpu)
         );
+        // ANCHOR: floats
     }
     // ANCHOR_END: floats
 
@@ -209,10 +211,12 @@ fn main() {
                 (cpu, gpu.to_bits() == cpu.to_bits()) // tells -0.0 from +0.0
             };
             let label = format!("{}, {input}", kernel.name);
+            // ANCHOR_END: specials
             println!(
                 "{label:<56} GPU {gpu:>10.6}, CPU {cpu:>10.6}, right: {}",
                 verdict(right)
             );
+            // ANCHOR: specials
         }
     }
     // ANCHOR_END: specials

@@ -75,7 +75,9 @@ fn main() {
         let total = block_sum(&stream, &k.block_sum_atomic, &d_x);
         let error = (total as f64 - reference).abs() / reference;
         let what = format!("launch {launch}: float32 total {total:.2}, relative error");
+        // ANCHOR_END: launches
         println!("{}", within_bound(&what, error, 1e-4).0);
+        // ANCHOR: launches
         totals.push(total);
     }
     // ANCHOR_END: launches
@@ -91,10 +93,12 @@ fn main() {
     let spread = totals.iter().fold(f32::MIN, |a, &b| a.max(b))
         - totals.iter().fold(f32::MAX, |a, &b| a.min(b));
     println!("largest minus smallest total: {spread} (varies)");
+    // ANCHOR_END: verdicts
     println!(
         "the {LAUNCHES} launches did not all give the same total: {}",
         verdict(distinct.len() > 1)
     );
+    // ANCHOR: verdicts
     println!(
         "float32 values near the sum are {} apart",
         float32_spacing(reference as f32)
@@ -109,9 +113,9 @@ fn main() {
         .clone_htod(&vec![1.0f32; m])
         .or_exit("copy to the GPU");
     let total = block_sum(&stream, &k.block_sum_atomic, &d_ones);
+    // ANCHOR_END: ones
     println!(
         "on {m} ones the total is {total:.1}, exactly {m}: {}",
         verdict(total == m as f32)
     );
-    // ANCHOR_END: ones
 }

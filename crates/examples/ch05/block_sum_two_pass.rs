@@ -111,17 +111,19 @@ fn main() {
     println!("float64 sum on the CPU:     {reference:.2}");
     println!("float32 sum on the CPU in the kernel's order: {same_order:.2}");
     let identical = totals.iter().all(|t| t.to_bits() == totals[0].to_bits());
+    // ANCHOR_END: runs
     println!("the three runs are bit-identical: {}", verdict(identical));
     println!(
         "bit-identical to the CPU in the same order: {}",
         verdict(totals[0].to_bits() == same_order.to_bits())
     );
+    // ANCHOR: runs
     let error = (totals[0] as f64 - reference).abs() / reference;
+    // ANCHOR_END: runs
     println!(
         "{}",
         within_bound("relative error from the float64 sum", error, 1e-4).0
     );
-    // ANCHOR_END: runs
 
     // Ones: every partial sum is a whole number no larger than 2^24, so exact in float32.
     let m = n.min(1 << 24);

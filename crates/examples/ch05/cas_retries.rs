@@ -57,10 +57,12 @@ fn main() {
             .or_exit_launching(&k.max_float_cas_counted);
         let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
         let count = stream.clone_dtoh(&d_retries).or_exit("copy from the GPU")[0];
+        // ANCHOR_END: retries
         println!(
             "{label:<12}: maximum {got}, right: {}",
             verdict(got == want)
         );
+        // ANCHOR: retries
         println!("{label:<12}: retries {count} (varies)");
         retries.push(count);
     }

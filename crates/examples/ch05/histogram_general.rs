@@ -135,6 +135,7 @@ fn main() {
     };
     custom_launch(&mut d_custom);
     let custom = stream.clone_dtoh(&d_custom).or_exit("copy from the GPU");
+    // ANCHOR_END: compare
     println!(
         "general: {} bins, matches the CPU: {}",
         general.len(),
@@ -144,20 +145,31 @@ fn main() {
         "custom: 256 bins, matches the CPU: {}",
         verdict(custom == want)
     );
-
     let whole = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: compare
         drop(bincount.histogram(&stream, &d_data))
+        // ANCHOR_END: compare
     });
     let largest = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: compare
         bincount.largest_value(&stream, &d_data);
+        // ANCHOR_END: compare
     });
+    // ANCHOR: compare
     let mut d_bins = stream
         .alloc_zeros::<u32>(256)
         .or_exit("allocate GPU memory");
+    // ANCHOR_END: compare
     let count = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: compare
         bincount.count_into(&stream, &d_data, &mut d_bins)
+        // ANCHOR_END: compare
     });
-    let mine = time_gpu(&stream, 2, 20, || custom_launch(&mut d_custom));
+    let mine = time_gpu(&stream, 2, 20, || {
+        // ANCHOR: compare
+        custom_launch(&mut d_custom)
+        // ANCHOR_END: compare
+    });
     println!(
         "general, the whole call:                      {}",
         fmt_ms(whole.median_ms)
@@ -174,13 +186,14 @@ fn main() {
         "custom 256-bin shared histogram:              {}",
         fmt_ms(mine.median_ms)
     );
+    // ANCHOR: compare
     let worth = whole.median_ms / mine.median_ms;
+    // ANCHOR_END: compare
     println!(
         "knowing the data is worth, in this run:       {}, more than 10x: {}",
         fmt_speedup(whole.median_ms, mine.median_ms),
         verdict(worth > 10.0)
     );
-    // ANCHOR_END: compare
     record(
         &format!("general bincount, {n} bytes"),
         &whole,

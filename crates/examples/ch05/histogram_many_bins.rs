@@ -117,12 +117,12 @@ fn main() {
             launch(&d_data, &mut d_out).or_exit_launching(&hist_shared_bins);
         }
         let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
+        // ANCHOR_END: launch
         println!(
             "  bins that differ from the CPU: {}, matches the CPU: {}",
             count_mismatches(&got, &want),
             verdict(got == want)
         );
-        // ANCHOR_END: launch
         let mut d_counted = stream
             .alloc_zeros::<u32>(bins)
             .or_exit("allocate GPU memory");

@@ -62,6 +62,7 @@ fn main() {
             .or_exit_launching(&k.reverse_tiles_dynamic);
         let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
         let want = reverse_each_tile(&x, tile);
+        // ANCHOR_END: sizes
         println!(
             "tiles of {tile:>3} floats ({} bytes of shared memory per block): \
              {} wrong, matches the CPU: {}",
@@ -69,6 +70,7 @@ fn main() {
             count_mismatches(&out, &want),
             verdict(out == want)
         );
+        // ANCHOR: sizes
     }
     // ANCHOR_END: sizes
 }

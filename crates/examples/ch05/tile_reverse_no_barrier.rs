@@ -70,9 +70,9 @@ fn main() {
             launches_with_wrong_elements += 1;
         }
     }
+    // ANCHOR_END: launches
     println!(
         "elements came out wrong in at least one of the 3 launches: {}",
         verdict(launches_with_wrong_elements > 0)
     );
-    // ANCHOR_END: launches
 }

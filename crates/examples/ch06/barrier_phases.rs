@@ -142,23 +142,37 @@ fn main() {
         ("new threads every step", smooth_scoped),
         ("one Barrier, two waits per step", smooth_barrier),
     ];
-    let serial = time_cpu(0, 3, || smooth_serial(&x, steps));
+    // ANCHOR_END: main
+    let serial = time_cpu(0, 3, || {
+        // ANCHOR: main
+        smooth_serial(&x, steps)
+        // ANCHOR_END: main
+    });
+    // ANCHOR: main
     println!(
         "{:<34}{:>10}   elements that differ from serial",
         "way", "time"
     );
+    // ANCHOR_END: main
     println!("{:<34}{:>10}", "serial", fmt_ms(serial.median_ms));
+    // ANCHOR: main
     let mut all_exact = true;
     for (name, smooth) in ways {
         let got = smooth(&x, steps, threads);
         let wrong = count_mismatches(&got, &want);
         all_exact &= wrong == 0;
-        let t = time_cpu(0, 3, || smooth(&x, steps, threads));
+        // ANCHOR_END: main
+        let t = time_cpu(0, 3, || {
+            // ANCHOR: main
+            smooth(&x, steps, threads)
+            // ANCHOR_END: main
+        });
         println!("{name:<34}{:>10}   {wrong} of {n}", fmt_ms(t.median_ms));
+        // ANCHOR: main
     }
+    // ANCHOR_END: main
     println!(
         "both ways match the serial loop exactly: {}",
         verdict(all_exact)
     );
-    // ANCHOR_END: main
 }

@@ -125,12 +125,19 @@ fn main() {
     // 1e-4 of the float64 one. rayon's sum is itself a reduction tree: each worker thread adds
     // up its pieces of the slice, and the partial sums are then added pairwise.
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
-    let cpu = time_cpu(1, 5, || x.par_iter().map(|&v| v as f64).sum::<f64>());
+    // ANCHOR_END: cpu
+    let cpu = time_cpu(1, 5, || {
+        // ANCHOR: cpu
+        x.par_iter().map(|&v| v as f64).sum::<f64>()
+        // ANCHOR_END: cpu
+    });
+    // ANCHOR: cpu
     let want: f64 = x.par_iter().map(|&v| v as f64).sum();
     let bytes = 4.0 * n as f64;
     println!("{n} floats in [0, 1) ({} MiB), seed {seed}", n * 4 >> 20);
     // rayon's order of addition depends on the threads: compare with a serial float64 sum.
     let serial: f64 = x.iter().map(|&v| v as f64).sum();
+    // ANCHOR_END: cpu
     let (line, _) = within_bound(
         &format!("rayon's float64 sum {want:.6}, relative difference from a serial sum"),
         (want - serial) / serial,
@@ -142,7 +149,6 @@ fn main() {
         fmt_ms(cpu.median_ms),
         fmt_gb_per_s(bytes, cpu.median_ms)
     );
-    // ANCHOR_END: cpu
 
     // ANCHOR: ceiling
     // The ceiling: copying the same 4n bytes to another buffer reads them and writes them.
@@ -154,11 +160,13 @@ fn main() {
             .or_exit("copy on the GPU")
     });
     let copy_rate = 2.0 * bytes / copy.median_ms;
+    // ANCHOR_END: ceiling
     record(
         &format!("device-to-device copy, {n} f32"),
         &copy,
         Work::Bytes(2.0 * bytes),
     );
+    // ANCHOR: ceiling
     println!(
         "device-to-device copy of the same bytes: {}, {} (read + written)",
         fmt_ms(copy.median_ms),
@@ -193,11 +201,13 @@ fn main() {
         ];
         for (blocks, how) in grids {
             let (t, got) = run_sum(&stream, kernel, &d_x, blocks);
+            // ANCHOR_END: sums
             record(
                 &format!("{name}, {n} f32, {blocks} blocks"),
                 &t,
                 Work::Bytes(bytes),
             );
+            // ANCHOR: sums
             let error = (got as f64 - want) / want;
             let share = 100.0 * (bytes / t.median_ms) / copy_rate;
             // The one-wave grid's size is a fact of this GPU, and so is its line.
@@ -212,17 +222,21 @@ fn main() {
                 fmt_ms(t.median_ms),
                 fmt_gb_per_s(bytes, t.median_ms)
             );
+            // ANCHOR_END: sums
             let (line, _) = within_bound(
                 &format!("  sum {got:.1}, relative error against the float64 sum"),
                 error,
                 1e-4,
             );
             println!("{line}");
+            // ANCHOR: sums
             let (_, exact) = run_sum(&stream, kernel, &d_known, blocks);
+            // ANCHOR_END: sums
             println!(
                 "  sum of i mod 16 over 2^20 values {exact:.1}, exactly 7864320: {}",
                 verdict(exact == 7_864_320.0)
             );
+            // ANCHOR: sums
         }
     }
     // ANCHOR_END: sums

@@ -76,6 +76,7 @@ fn main() {
         .or_exit_launching(&k.exclusive_scan_warps);
     let got = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&got, &exclusive_per_warp(&values));
+    // ANCHOR_END: check_scan
     println!(
         "exclusive warp scan of random u32 equals the CPU exactly ({wrong} differ): {}",
         verdict(wrong == 0)
@@ -84,7 +85,6 @@ fn main() {
         "it starts every warp at 0, and its differences give back the input: {}",
         verdict(is_exclusive_scan_of(&got, &values))
     );
-    // ANCHOR_END: check_scan
 
     // ANCHOR: check_positions
     let floats = rng.vec_f32(n, 0.0, 1.0);
@@ -110,6 +110,7 @@ fn main() {
         count_mismatches(&by_scan, &want),
         count_mismatches(&by_ballot, &want),
     );
+    // ANCHOR_END: check_positions
     println!(
         "positions from the scan of keep flags equal the CPU ({w1} differ): {}",
         verdict(w1 == 0)
@@ -118,5 +119,4 @@ fn main() {
         "positions from __popc(ballot & lanes below) equal the CPU ({w2} differ): {}",
         verdict(w2 == 0)
     );
-    // ANCHOR_END: check_positions
 }

@@ -70,10 +70,12 @@ fn main() {
                 .or_exit_launching(f);
             let got = stream.clone_dtoh(&d_result).or_exit("copy from the GPU")[0];
             let attempts = stream.clone_dtoh(&d_attempts).or_exit("copy from the GPU")[0];
+            // ANCHOR_END: compare
             println!(
                 "{order:<12} {kernel:<15} maximum equals the CPU's: {}",
                 verdict(got == want)
             );
+            // ANCHOR: compare
             println!("{order:<12} {kernel:<15} atomicCAS calls: {attempts} (varies)");
             counts.push(attempts);
         }
@@ -81,10 +83,12 @@ fn main() {
             "{order:<12} warp-first needs {} fewer CAS calls (varies)",
             fmt_times(counts[0] as f64 / counts[1].max(1) as f64)
         );
+        // ANCHOR_END: compare
         println!(
             "{order:<12} warp-first issues fewer atomicCAS calls: {}",
             verdict(counts[1] < counts[0])
         );
+        // ANCHOR: compare
     }
     // ANCHOR_END: compare
 }

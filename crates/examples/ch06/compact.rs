@@ -101,6 +101,7 @@ fn vote_demo(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut 
         ),
         None => println!("  __activemask    not called: no lane is in the branch (varies)"),
     }
+    // ANCHOR_END: vote_demo
     println!(
         "every lane saw the CPU's ballot, count, any and all: {}",
         verdict(same_everywhere)
@@ -113,6 +114,7 @@ fn vote_demo(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut 
         "every __activemask in the branch lies within the ballot and holds its lane: {}",
         verdict(active_right)
     );
+    // ANCHOR: vote_demo
 }
 // ANCHOR_END: vote_demo
 
@@ -142,10 +144,12 @@ fn compaction(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut
     let definition = want.len() == above
         && want.par_windows(2).all(|w| w[0] < w[1])
         && want.par_iter().all(|&i| values[i as usize] > threshold);
+    // ANCHOR_END: compaction
     println!(
         "the CPU's indices are every value above {threshold}, once each, in order: {}",
         verdict(definition)
     );
+    // ANCHOR: compaction
 
     let d_values = stream.clone_htod(&values).or_exit("copy to the GPU");
     // label, kernel, threads per block, atomics as written, and the group whose elements the
@@ -209,17 +213,23 @@ fn compaction(stream: &Arc<CudaStream>, kernels: &ch06_votes::Kernels, rng: &mut
         let index = stream.clone_dtoh(&d_index).or_exit("copy from the GPU");
         let (out, index) = (&out[..count.min(n)], &index[..count.min(n)]);
         // Then the timed runs, into the same buffers.
+        // ANCHOR_END: compaction
         let t = time_gpu(stream, 2, 10, || {
+            // ANCHOR: compaction
             launch(&mut d_out, &mut d_index, &mut d_count)
+            // ANCHOR_END: compaction
         });
+        // ANCHOR: compaction
 
         // Bytes: every value read once, each kept value and its index written once.
         let bytes = (n * 4 + count * 8) as f64;
+        // ANCHOR_END: compaction
         record(
             &format!("compaction {label}, n={n}"),
             &t,
             Work::Bytes(bytes),
         );
+        // ANCHOR: compaction
         println!(
             "{label}: {}, {}, {atomics} atomicAdd calls as written",
             fmt_ms(t.median_ms),
@@ -241,24 +251,30 @@ fn report(
     index: &[u32],
     promise: Option<(&str, usize)>,
 ) {
+    // ANCHOR_END: checks
     println!(
         "    count equals the CPU's: {}",
         verdict(out.len() == want.len())
     );
+    // ANCHOR: checks
     let mut sorted = index.to_vec();
     sorted.par_sort_unstable();
+    // ANCHOR_END: checks
     println!(
         "    kept the same elements as the CPU: {}",
         verdict(sorted == want)
     );
+    // ANCHOR: checks
     let values_right = index
         .iter()
         .zip(out)
         .all(|(&i, &v)| values.get(i as usize) == Some(&v));
+    // ANCHOR_END: checks
     println!(
         "    every value is the input's value at its index: {}",
         verdict(values_right)
     );
+    // ANCHOR: checks
     // A group's elements are in order if each kept index follows the previous one of the
     // same group, and the group's elements are together if each group starts only one run.
     let (name, size) = promise.unwrap_or(("warp", 32));
@@ -273,10 +289,12 @@ fn report(
     }
     let groups = want.chunk_by(|&a, &b| group(a) == group(b)).count();
     if promise.is_some() {
+        // ANCHOR_END: checks
         println!(
             "    each {name}'s elements together and in input order: {}",
             verdict(runs == groups && out_of_order == 0)
         );
+        // ANCHOR: checks
     } else {
         println!(
             "    runs of one {name}'s elements: {runs} for {groups} {name}s, \

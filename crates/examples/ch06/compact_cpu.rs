@@ -61,6 +61,7 @@ fn main() {
         "{n} values in [0, 1), kept above {threshold}: {}",
         serial.len()
     );
+    // ANCHOR_END: run
     println!(
         "the loop kept every value above {threshold}, in input order, and nothing else: {}",
         verdict(is_compaction_of(&serial, &values, threshold))
@@ -69,14 +70,20 @@ fn main() {
         "rayon kept the same values in the same order: {}",
         verdict(serial == parallel)
     );
-
-    let t_serial = time_cpu(1, 5, || compact_serial(&values, threshold));
-    let t_rayon = time_cpu(1, 5, || compact_rayon(&values, threshold));
+    let t_serial = time_cpu(1, 5, || {
+        // ANCHOR: run
+        compact_serial(&values, threshold)
+        // ANCHOR_END: run
+    });
+    let t_rayon = time_cpu(1, 5, || {
+        // ANCHOR: run
+        compact_rayon(&values, threshold)
+        // ANCHOR_END: run
+    });
     println!("serial loop:    {}", fmt_ms(t_serial.median_ms));
     println!("rayon filter:   {}", fmt_ms(t_rayon.median_ms));
     println!(
         "speedup:        {}",
         fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
-    // ANCHOR_END: run
 }

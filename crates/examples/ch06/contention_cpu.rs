@@ -106,21 +106,31 @@ fn main() {
     for (name, sum, atomics) in ways {
         let ok = sum(&xs) == want;
         all_same &= ok;
-        let t = time_cpu(1, 5, || sum(&xs));
+        // ANCHOR_END: main
+        let t = time_cpu(1, 5, || {
+            // ANCHOR: main
+            sum(&xs)
+            // ANCHOR_END: main
+        });
+        // ANCHOR: main
         if serial_ms == 0.0 {
             serial_ms = t.median_ms;
         }
+        // ANCHOR_END: main
         println!(
             "{name:<30}{atomics:>10}{:>10}{:>12}    {}",
             fmt_ms(t.median_ms),
             fmt_times(serial_ms / t.median_ms),
             verdict(ok)
         );
+        // ANCHOR: main
     }
+    // ANCHOR_END: main
     println!(
         "every way's total equals the serial sum: {}",
         verdict(all_same)
     );
+    // ANCHOR: main
     println!("(one counter per thread: {threads} counters, one per rayon thread) (this machine)");
     // ANCHOR_END: main
 

@@ -142,6 +142,7 @@ fn main() {
     // relative, so the worst case is about 1.6e-5. The tolerance, 1e-4, is above it.
     let error = (totals[0] as f64 - want) / want;
     println!("one kernel with grid.sync(), one wave of blocks, 3 launches:");
+    // ANCHOR_END: runs
     let (line, _) = within_bound(
         &format!(
             "  sum {:.1}, relative error against the float64 sum",
@@ -159,7 +160,6 @@ fn main() {
         "two kernels, same grid: the sum equals the one-kernel sum bit for bit: {}",
         verdict(split.to_bits() == totals[0].to_bits())
     );
-    // ANCHOR_END: runs
 
     // The known answer: x[i] = i mod 16 over 2^20 values sums to 2^16 x 120 = 7864320. Every
     // partial sum is a whole number below 2^24, which float32 holds exactly, so the grid-wide
@@ -197,6 +197,7 @@ fn main() {
     let two = time_gpu(&stream, 3, 20, || {
         launch_two_kernels(&stream, &k, &d_x, &mut partials, &mut total, blocks)
     });
+    // ANCHOR_END: timing
     record(
         &format!("sum_grid_sync, {n} f32, {blocks} blocks"),
         &one,
@@ -207,6 +208,7 @@ fn main() {
         &two,
         Work::Bytes(bytes),
     );
+    // ANCHOR: timing
     println!(
         "one kernel with grid.sync(): {}, {}",
         fmt_ms(one.median_ms),

@@ -116,7 +116,9 @@ fn main() {
             .launch(&stream, cfg, &mut d_out, &d_totals)
             .or_exit_launching(&k.add_block_offsets);
     };
+    // ANCHOR_END: whole
     let t_scan = time_gpu(&stream, 2, 10, &mut scan_all);
+    // ANCHOR: whole
     let want = scan_pieces_cpu(&values, n);
     // The known answer, a property of any inclusive scan: the difference of two neighbouring
     // sums gives back the input value, and the first sum is the first value.
@@ -125,11 +127,13 @@ fn main() {
             .par_windows(2)
             .zip(&values[1..])
             .all(|(w, &v)| w[1].wrapping_sub(w[0]) == v);
+    // ANCHOR_END: whole
     println!(
         "{:<34} differenced, gives back the input: {}",
         "the CPU's scan",
         verdict(differences_give_input)
     );
+    // ANCHOR: whole
     check("the whole array, three kernels", &d_out, &want);
     // ANCHOR_END: whole
 
@@ -158,7 +162,13 @@ fn main() {
             .or_exit_launching(&k.scan_tiles);
     };
     let mut d_fast = alloc_poisoned::<u32>(&stream, n);
-    let t_fast = time_gpu(&stream, 2, 10, || reduce_then_scan(n, &mut d_fast));
+    // ANCHOR_END: fast
+    let t_fast = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: fast
+        reduce_then_scan(n, &mut d_fast)
+        // ANCHOR_END: fast
+    });
+    // ANCHOR: fast
     check("the whole array, reduce then scan", &d_fast, &want);
     // A length that ends partway through a tile and through a uint4: the last tile's scalar path.
     let m = n - n.min(TILE / 3 + 1);
@@ -169,6 +179,7 @@ fn main() {
         let wrong = count_mismatches(&got[..m], &want[..m]);
         let untouched = got[m..].iter().all(|&x| x == u32::MAX);
         let label = format!("the first {m} values alone");
+        // ANCHOR_END: fast
         println!(
             "{label:<34} equals the CPU exactly ({wrong} differ): {}",
             verdict(wrong == 0)
@@ -178,16 +189,22 @@ fn main() {
             "",
             verdict(untouched)
         );
+        // ANCHOR: fast
     }
 
     // The floor for any scan: read every value once and write every result once, as a copy does.
     let mut d_copy = stream.alloc_zeros::<u32>(n).or_exit("allocate GPU memory");
+    // ANCHOR_END: fast
     let t_copy = time_gpu(&stream, 2, 10, || {
+        // ANCHOR: fast
         stream
             .memcpy_dtod(&d_values, &mut d_copy)
             .or_exit("copy on the GPU")
+        // ANCHOR_END: fast
     });
+    // ANCHOR: fast
     let bytes = (2 * 4 * n) as f64;
+    // ANCHOR_END: fast
     record(
         &format!("scan, 3 kernels, n={n} (read n + write n)"),
         &t_scan,
@@ -203,22 +220,27 @@ fn main() {
         &t_copy,
         Work::Bytes(bytes),
     );
+    // ANCHOR: fast
     println!("counting one read and one write per value:");
+    // ANCHOR_END: fast
     println!(
         "  copy of the same bytes:           {}, {}",
         fmt_ms(t_copy.median_ms),
         fmt_gb_per_s(bytes, t_copy.median_ms)
     );
+    // ANCHOR: fast
     for (label, t) in [
         ("three kernels, 1 value a thread", t_scan),
         ("reduce then scan, 16 a thread", t_fast),
     ] {
+        // ANCHOR_END: fast
         println!(
             "  {label:<32} {}, {}, {} the copy's time",
             fmt_ms(t.median_ms),
             fmt_gb_per_s(bytes, t.median_ms),
             fmt_times(t.median_ms / t_copy.median_ms)
         );
+        // ANCHOR: fast
     }
     // ANCHOR_END: fast
 }

@@ -86,23 +86,32 @@ fn main() {
     let parallel = scan_rayon(&values);
     let wrong = count_mismatches(&parallel, &serial);
     println!("{n} random u32 values, sums wrapping modulo 2^32");
+    // ANCHOR_END: run
     println!(
         "two-pass scan equals the serial scan exactly ({wrong} of {n} differ): {}",
         verdict(wrong == 0)
     );
+    // ANCHOR: run
     let ramp: Vec<u32> = (0..n as u32).collect();
+    // ANCHOR_END: run
     println!(
         "on 0, 1, 2, ... both scans give i(i + 1)/2 modulo 2^32 at every i: {}",
         verdict(is_scan_of_ramp(&scan_serial(&ramp)) && is_scan_of_ramp(&scan_rayon(&ramp)))
     );
-
-    let t_serial = time_cpu(1, 5, || scan_serial(&values));
-    let t_rayon = time_cpu(1, 5, || scan_rayon(&values));
+    let t_serial = time_cpu(1, 5, || {
+        // ANCHOR: run
+        scan_serial(&values)
+        // ANCHOR_END: run
+    });
+    let t_rayon = time_cpu(1, 5, || {
+        // ANCHOR: run
+        scan_rayon(&values)
+        // ANCHOR_END: run
+    });
     println!("serial scan:    {}", fmt_ms(t_serial.median_ms));
     println!("two-pass rayon: {}", fmt_ms(t_rayon.median_ms));
     println!(
         "speedup:        {}",
         fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
-    // ANCHOR_END: run
 }

@@ -175,19 +175,21 @@ fn main() {
     println!("Each entry is the lane whose value arrived (lane i starts with the value i):");
     print_table(&got);
     let wrong = count_mismatches(&got, &cpu_tables(&lane_numbers));
+    // ANCHOR_END: main
     println!(
         "GPU tables equal the CPU's rules, lane numbers ({wrong} entries differ): {}",
         verdict(wrong == 0)
     );
+    // ANCHOR: main
 
     // Then random 32-bit values, so that no lucky pattern can pass.
     println!("seed {seed}");
     let mut rng = Rng::new(seed);
     let random: Vec<i32> = (0..WARP).map(|_| rng.next_u64() as i32).collect();
     let wrong = count_mismatches(&gpu_tables(&stream, kernel, &random), &cpu_tables(&random));
+    // ANCHOR_END: main
     println!(
         "GPU tables equal the CPU's rules, random values ({wrong} entries differ): {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: main
 }

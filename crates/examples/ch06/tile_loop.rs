@@ -90,11 +90,11 @@ fn main() {
     launch(&d_x, &mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&out, &want);
+    // ANCHOR_END: launch
     println!(
         "matches the CPU exactly ({wrong} of {n} elements differ): {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: launch
 
     // The known answer: in every tile, the ramp 4j (j = 0..255) keeps its value at every point
     // more than `steps` from the tile's ends, since (4(j - 1) + 8j + 4(j + 1)) / 4 = 4j.

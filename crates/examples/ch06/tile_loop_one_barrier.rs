@@ -112,19 +112,21 @@ fn main() {
             "one barrier, launch {attempt}: {wrong} of {n} elements differ from the CPU (varies)"
         );
     }
+    // ANCHOR_END: launches
     println!(
         "one barrier: elements came out wrong in at least one of 3 launches: {}",
         verdict(any_wrong)
     );
+    // ANCHOR: launches
     let mut d_out = alloc_poisoned::<u32>(&stream, n);
     two_barriers(&mut d_out);
     let out = stream.clone_dtoh(&d_out).or_exit("copy from the GPU");
     let wrong = count_mismatches(&out, &want);
+    // ANCHOR_END: launches
     println!(
         "two barriers: matches the CPU exactly ({wrong} of {n} elements differ): {}",
         verdict(wrong == 0)
     );
-    // ANCHOR_END: launches
 
     // ANCHOR: timing
     let bytes = 2.0 * 4.0 * n as f64;

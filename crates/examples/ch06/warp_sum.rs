@@ -173,22 +173,27 @@ fn main() {
     let down = run(&stream, &k.warp_sum_down_i32, &ints);
     let lane0: Vec<i32> = down.iter().step_by(WARP).copied().collect();
     println!("i32, __shfl_down_sync:");
+    // ANCHOR_END: integers
     println!(
         "  lane 0 holds its warp's sum, in every warp: {}",
         verdict(lane0 == int_sums)
     );
+    // ANCHOR: integers
     println!(
         "  warps in which all 32 lanes hold the sum: {} of {warps}",
         warps_where_all_lanes_hold(&down, &int_sums)
     );
+    // ANCHOR_END: integers
     println!(
         "  every lane equals the CPU's five steps: {}",
         verdict(down == every_warp(&ints, sum_down))
     );
+    // ANCHOR: integers
 
     let xor = run(&stream, &k.warp_sum_xor_i32, &ints);
     let all_hold = warps_where_all_lanes_hold(&xor, &int_sums);
     println!("i32, __shfl_xor_sync:");
+    // ANCHOR_END: integers
     println!(
         "  warps in which all 32 lanes hold the sum, {all_hold} of {warps}: {}",
         verdict(all_hold == warps)
@@ -197,7 +202,6 @@ fn main() {
         "  every lane equals the CPU's five steps: {}",
         verdict(xor == every_warp(&ints, sum_xor))
     );
-    // ANCHOR_END: integers
 
     // ANCHOR: floats
     // Floats: the CPU does the same float32 additions in the same order, so every lane must
@@ -221,6 +225,7 @@ fn main() {
         let lane0: Vec<f64> = got.iter().step_by(WARP).map(|&v| v as f64).collect();
         let error = relative_error(&lane0, &f64_sums);
         println!("f32, {shuffle}:");
+        // ANCHOR_END: floats
         println!(
             "  every lane's bits equal the CPU's five steps ({same_bits} lanes differ): {}",
             verdict(same_bits == 0)
@@ -231,6 +236,7 @@ fn main() {
             1e-6,
         );
         println!("{line}");
+        // ANCHOR: floats
     }
 
     // A maximum is exact in any order.
@@ -241,6 +247,7 @@ fn main() {
     let got = run(&stream, &k.warp_max_xor_f32, &floats);
     let all_hold = warps_where_all_lanes_hold(&got, &maxima);
     println!("f32 maximum, __shfl_xor_sync with fmaxf:");
+    // ANCHOR_END: floats
     println!(
         "  warps in which all 32 lanes hold the maximum, {all_hold} of {warps}: {}",
         verdict(all_hold == warps)
@@ -249,5 +256,4 @@ fn main() {
         "  every lane equals the CPU's five steps: {}",
         verdict(got == every_warp(&floats, max_xor))
     );
-    // ANCHOR_END: floats
 }

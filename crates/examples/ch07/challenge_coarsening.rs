@@ -48,11 +48,13 @@ fn main() {
         let blocks = (side * side).div_ceil(k).div_ceil(BLOCK as usize);
         let mut img = alloc_poisoned::<[f32; 2]>(&stream, side * side);
         let t = time_gpu(&stream, 1, 10, || d.launch(&stream, kernel, k, &mut img));
+        // ANCHOR_END: sweep
         record(
             &format!("image_coarse_{k}_256, {side}x{side} px, {n_vis} vis"),
             &t,
             Work::Flops(flops),
         );
+        // ANCHOR: sweep
         let img = stream.clone_dtoh(&img).or_exit("copy the image back");
         if k == 1 {
             (base_ms, base_img) = (t.median_ms, img.clone());
@@ -60,6 +62,7 @@ fn main() {
         // Same arithmetic per pixel, perhaps contracted differently: within 1e-4 of the peak.
         let peak = base_img.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
         let diff = largest_difference(&img, &base_img, peak);
+        // ANCHOR_END: sweep
         println!(
             "{k}  {blocks:>6}  {:>9}  {:>8}  {:>12}  {diff:.1e}, bound 1e-4: {}",
             fmt_ms(t.median_ms),
@@ -67,6 +70,7 @@ fn main() {
             fmt_gflop_per_s(flops, t.median_ms),
             verdict(diff <= 1e-4)
         );
+        // ANCHOR: sweep
     }
     // ANCHOR_END: sweep
 }

@@ -42,11 +42,15 @@ fn image_by_groups(
     let mut parts = alloc_poisoned::<[f32; 2]>(stream, 4 * rect.groups());
     let mut img = alloc_poisoned::<[f32; 2]>(stream, rect.pixels());
     let (groups, place) = (&k.image_rectangle, &k.image_place_rectangle);
+    // ANCHOR_END: run
     let t = time_gpu(stream, reps.0, reps.1, || {
+        // ANCHOR: run
         rectangle::launch_groups(stream, groups, q, d, &mut parts).or_exit_launching(groups);
         rectangle::launch_place(stream, place, q, &parts, d.inv_n, &mut img)
             .or_exit_launching(place);
+        // ANCHOR_END: run
     });
+    // ANCHOR: run
     (t, fetch(stream, &img))
 }
 // ANCHOR_END: run
@@ -198,16 +202,20 @@ fn main() {
             point_error,
         ),
     ] {
+        // ANCHOR_END: checks
         println!("  {}", within_bound(&what, value, BOUND).0);
+        // ANCHOR: checks
     }
+    // ANCHOR_END: checks
     println!(
         "  pixels left NaN from the poisoned buffers: {unwritten}; every pixel written: {}",
         verdict(unwritten == 0)
     );
+    // ANCHOR: checks
     let brightest = img.iter().map(|z| z[0]).fold(f64::MIN, f64::max);
+    // ANCHOR_END: checks
     println!(
         "  no pixel of the image is brighter than the peak (within the bound): {}",
         verdict(brightest <= peak * (1.0 + BOUND))
     );
-    // ANCHOR_END: checks
 }

@@ -62,11 +62,15 @@ fn run_dft(
         block_dim: (THREADS, 1, 1),
         shared_mem_bytes: 0,
     };
+    // ANCHOR_END: launch
     let t = time_gpu(stream, reps.0, reps.1, || {
+        // ANCHOR: launch
         kernel
             .launch(stream, config, xs, &mut out)
             .or_exit_launching(kernel);
+        // ANCHOR_END: launch
     });
+    // ANCHOR: launch
     (
         t,
         stream.clone_dtoh(&out).or_exit("copy X back from the GPU"),
@@ -94,14 +98,18 @@ fn run_pairs(
         shared_mem_bytes: 0,
     };
     let sum_config = LaunchConfig::for_num_elems(n as u32);
+    // ANCHOR_END: launch_pairs
     let t = time_gpu(stream, reps.0, reps.1, || {
+        // ANCHOR: launch_pairs
         pairs
             .launch(stream, config, xs, &mut partial)
             .or_exit_launching(pairs);
         sum_parts
             .launch(stream, sum_config, &partial, &mut out, parts as i32)
             .or_exit_launching(sum_parts);
+        // ANCHOR_END: launch_pairs
     });
+    // ANCHOR: launch_pairs
     (
         t,
         stream.clone_dtoh(&out).or_exit("copy X back from the GPU"),
@@ -186,7 +194,9 @@ fn main() {
             .or_exit("ask for a kernel's occupancy");
         let blocks = n.div_ceil(factor).div_ceil(THREADS as usize);
         let (t, got) = run_dft(&stream, kernel, factor, &xs_dev, (2, 10));
+        // ANCHOR_END: report
         record(&format!("{name}, n={n}"), &t, Work::Flops(flops));
+        // ANCHOR: report
         let against_floor = match floor.ms {
             Some(floor_ms) => fmt_times(t.median_ms / floor_ms),
             None => "-".into(),
@@ -246,20 +256,26 @@ fn main() {
 
     // ANCHOR: checks
     let spills = runs.iter().filter(|r| r.local_bytes > 0).count();
+    // ANCHOR_END: checks
     println!(
         "no kernel keeps anything in local memory: {}",
         verdict(spills == 0)
     );
     println!("{}", floor_verdict(&against_floors));
+    // ANCHOR: checks
     for r in &runs {
         let what = format!("F = {}: relative error from the f64 FFT", r.factor);
         let error = relative_error(&flat(&r.out), &want);
+        // ANCHOR_END: checks
         println!("{}", within_bound(&what, error, BOUND).0);
+        // ANCHOR: checks
     }
     for (parts, _, out) in &pair_runs {
         let what = format!("pairs, S = {parts}: relative error from the f64 FFT");
         let error = relative_error(&flat(out), &want);
+        // ANCHOR_END: checks
         println!("{}", within_bound(&what, error, BOUND).0);
+        // ANCHOR: checks
     }
 
     // A single frequency k0: x[j] = exp(2πi·k0·j/N) transforms to N at k0 and 0 elsewhere.
@@ -292,7 +308,9 @@ fn main() {
         "a single frequency k0 = {k0} gives N at k0 and 0 elsewhere, every kernel: \
          largest relative error"
     );
+    // ANCHOR_END: checks
     println!("{}", within_bound(&what, worst, BOUND).0);
+    // ANCHOR: checks
 
     // The bar is on the fastest of the paired kernels; which split that is can change.
     let fastest = pair_runs
@@ -304,9 +322,9 @@ fn main() {
         fastest.0
     );
     let error = relative_error(&flat(&fastest.2), &want);
+    // ANCHOR_END: checks
     println!(
         "{}",
         within_bound("  its relative error from the f64 FFT", error, BOUND).0
     );
-    // ANCHOR_END: checks
 }

@@ -93,6 +93,7 @@ fn main() {
             .map(|p| image_pixel(us, vs, ws, vis, lmn(p)))
             .collect::<Vec<_>>()
     };
+    // ANCHOR_END: images
     let t_serial = time_cpu(0, 1, image_serial);
     let t_rayon = time_cpu(0, 1, image_rayon);
     println!("serial:  {}", fmt_ms(t_serial.median_ms));
@@ -101,19 +102,21 @@ fn main() {
         "speedup: {}",
         fmt_speedup(t_serial.median_ms, t_rayon.median_ms)
     );
-    // ANCHOR_END: images
 
     // ANCHOR: check
     // Each pixel adds the same terms in the same order in both versions: equal to the last bit.
     let (serial, parallel) = (image_serial(), image_rayon());
     let differ = count_mismatches(&serial, &parallel);
+    // ANCHOR_END: check
     println!(
         "pixels that differ between the serial and rayon images: {differ} of {}: {}",
         side * side,
         verdict(differ == 0)
     );
+    // ANCHOR: check
     let (col, row) = brightest(&serial, side);
     let source = pixel_of(side, brightest_point());
+    // ANCHOR_END: check
     println!(
         "brightest pixel (column {col}, row {row}), {:.3}; the brightest source's pixel ({}, {}): {}",
         serial[row * side + col].re,
@@ -121,7 +124,6 @@ fn main() {
         source.1,
         verdict((col, row) == source)
     );
-    // ANCHOR_END: check
 
     // ANCHOR: known
     // The known answer: a 1 Jy point source, seen by the same baselines, lying exactly on one
@@ -132,6 +134,7 @@ fn main() {
         side,
     );
     let at_source = point[source.1 * side + source.0];
+    // ANCHOR_END: known
     println!(
         "a 1 Jy point source at pixel (column {}, row {}) images brightest there: {}",
         source.0,
@@ -144,5 +147,4 @@ fn main() {
         1e-9,
     );
     println!("{line}");
-    // ANCHOR_END: known
 }

@@ -45,7 +45,13 @@ fn run<T: DeviceRepr + Copy + Into<f64>>(
     mut launch: impl FnMut(&mut CudaSlice<[T; 2]>),
 ) -> (Timing, Vec<[f64; 2]>) {
     let mut img = alloc_poisoned::<[T; 2]>(stream, n_px);
-    let t = time_gpu(stream, reps.0, reps.1, || launch(&mut img));
+    // ANCHOR_END: launch
+    let t = time_gpu(stream, reps.0, reps.1, || {
+        // ANCHOR: launch
+        launch(&mut img)
+        // ANCHOR_END: launch
+    });
+    // ANCHOR: launch
     let img = stream
         .clone_dtoh(&img)
         .or_exit("copy the image back from the GPU");
@@ -315,17 +321,21 @@ fn main() {
         ("image_fast", "__sincosf of the phase as it comes "),
     ] {
         let (t, img, e_point) = run_step(&step(name, false, 1, ""));
+        // ANCHOR_END: candidates
         record(
             &format!("{name} (candidate), {side}x{side} px, {n_vis} vis"),
             &t,
             Work::Flops(FLOPS_PER_PAIR * pairs),
         );
+        // ANCHOR: candidates
         let e_ref = versus_reference(&img);
+        // ANCHOR_END: candidates
         println!(
             "  {what} {:>9}, error {e_ref:.1e}, point sources {e_point:.1e}, bound 1e-3: {}",
             fmt_ms(t.median_ms),
             verdict(e_ref <= 1e-3 && e_point <= 1e-3)
         );
+        // ANCHOR: candidates
     }
     // ANCHOR_END: candidates
 

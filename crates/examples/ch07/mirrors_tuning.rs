@@ -107,12 +107,14 @@ fn main() {
             fastest = (time.median_ms, format!("G = {g}, S = {s}"));
         }
         let vs_step9 = e_step9.map_or("-".to_string(), |e| format!("{e:.1e}"));
+        // ANCHOR_END: sweep
         println!(
             "{name:<16} {g:>3} {s:>3}  {blocks:>6}  {:>9}  {e_ref:>10.1e}  {vs_step9:>9}, \
              bound {BOUND:.0e}: {}",
             fmt_ms(time.median_ms),
             verdict(ok)
         );
+        // ANCHOR: sweep
         step9.get_or_insert(img);
     }
     println!("regs = registers per thread; fit = blocks one SM holds at once; waves = the blocks");

@@ -198,9 +198,13 @@ fn main() {
     let keys_dev = stream.clone_htod(&keys).or_exit("copy the keys to the GPU");
     let mut out = alloc_poisoned::<u32>(&stream, n);
     let mut scratch = Scratch::new(&stream, n, false);
+    // ANCHOR_END: gpu
     let t = time_gpu(&stream, 3, 21, || {
+        // ANCHOR: gpu
         sort(&k, &stream, &mut scratch, &keys_dev, &mut out, None)
+        // ANCHOR_END: gpu
     });
+    // ANCHOR: gpu
     let got = stream.clone_dtoh(&out).or_exit("copy the sorted keys back");
     // ANCHOR_END: gpu
     let mut copy = alloc_poisoned::<u32>(&stream, n);
@@ -307,11 +311,13 @@ fn stable_on_pairs(k: &Kernels, stream: &Arc<CudaStream>, seed: u64, n: usize) {
         .or_exit("copy the values back");
     let got: Vec<(u32, u32)> = got_keys.into_iter().zip(got_values).collect();
     let wrong = count_mismatches(&got, &want);
+    // ANCHOR_END: stable
     println!(
         "pairs, {}: 2^16 different keys; {wrong} of {n} pairs differ from a stable sort's: {}",
         label(n),
         verdict(wrong == 0 && !scratch.stalled(stream))
     );
+    // ANCHOR: stable
 }
 // ANCHOR_END: stable
 

@@ -96,14 +96,16 @@ fn main() {
         let mut rng = Rng::new(seed);
         let input: Vec<u32> = (0..n).map(|_| (rng.next_u64() >> 40) as u32).collect();
         let mut want = vec![0u32; n];
+        // ANCHOR_END: cpu
         let t_cpu = time_cpu(0, 1, || {
+            // ANCHOR: cpu
             let mut sum = 0u32;
             for (w, &x) in want.iter_mut().zip(&input) {
                 sum = sum.wrapping_add(x);
                 *w = sum;
             }
+            // ANCHOR_END: cpu
         });
-        // ANCHOR_END: cpu
         let label = label(n);
         println!(
             "{label}: u32 below 2^24, seed {seed}; the CPU scans them in {}",
@@ -167,6 +169,7 @@ fn main() {
                     fmt_ms(c.median_ms),
                     c.median_ms / t.median_ms
                 );
+                // ANCHOR_END: cub
                 println!(
                     "  CUB's result equal to ours (checksums): {}",
                     verdict(c.checksum == ours)
@@ -181,6 +184,7 @@ fn main() {
                     &t_cub,
                     Work::Bytes(bytes),
                 );
+                // ANCHOR: cub
             }
             None => {
                 println!("  CUB's scan: {}", course::cub::NO_REFERENCE);

@@ -109,19 +109,21 @@ fn main() {
             "  runs with wrong elements {wrong_runs}, with a tile that gave up {stalled_runs}, \
              at most {most} of {n} elements wrong (varies)"
         );
+        // ANCHOR_END: runs
         println!(
             "  went wrong in at least one run: {}",
             verdict(wrong_runs > 0)
         );
+        // ANCHOR: runs
     }
     let runs: Vec<(usize, bool)> = (0..RUNS)
         .map(|_| run(&stream, &k.scan_split_fenced, &input_dev, &want))
         .collect();
     let right = runs.iter().all(|&(wrong, stalled)| wrong == 0 && !stalled);
     println!("separate words, loaded in order, with fences:");
+    // ANCHOR_END: runs
     println!(
         "  equal to the CPU's scan in all {RUNS} runs, no tile stalled: {}",
         verdict(right)
     );
-    // ANCHOR_END: runs
 }

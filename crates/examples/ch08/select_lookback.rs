@@ -41,10 +41,12 @@ fn main() {
     let mut rng = Rng::new(seed);
     let input: Vec<f32> = (0..n).map(|_| rng.f32()).collect();
     let mut want = Vec::new();
-    let t_cpu = time_cpu(0, 1, || {
-        want = input.iter().copied().filter(|&x| x < 0.5).collect();
-    });
     // ANCHOR_END: cpu
+    let t_cpu = time_cpu(0, 1, || {
+        // ANCHOR: cpu
+        want = input.iter().copied().filter(|&x| x < 0.5).collect();
+        // ANCHOR_END: cpu
+    });
     let label = match n.is_power_of_two() {
         true => format!("n=2^{}", n.trailing_zeros()),
         false => format!("n={n}"),
@@ -76,7 +78,9 @@ fn main() {
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
+    // ANCHOR_END: gpu
     let t = time_gpu(&stream, 3, 21, || {
+        // ANCHOR: gpu
         // The launcher clears the status words and the tile counter (`zeroed` in the contract).
         k.select_lookback
             .launch(
@@ -91,7 +95,9 @@ fn main() {
                 &mut count,
             )
             .or_exit_launching(&k.select_lookback);
+        // ANCHOR_END: gpu
     });
+    // ANCHOR: gpu
     let kept = stream.clone_dtoh(&count).or_exit("copy the count back")[0] as usize;
     let got = stream.clone_dtoh(&out).or_exit("copy the result back");
     let got = &got[..kept.min(n)];

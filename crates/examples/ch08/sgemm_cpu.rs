@@ -132,10 +132,12 @@ fn main() {
     // ANCHOR: check
     for (name, c) in [("blocked rayon", &c_blocked[..]), ("ndarray's dot", c_dot)] {
         let worst = samples.worst_ratio(c, n);
+        // ANCHOR_END: check
         println!(
             "{name} against f64: largest error over γ_K·Σ|a||b| {worst:.1e}, bound 1: {}",
             verdict(worst <= 1.0)
         );
+        // ANCHOR: check
     }
     // ANCHOR_END: check
 }
@@ -159,11 +161,13 @@ fn exact_on_whole_numbers(seed: u64) {
     sgemm_triple_loop(&a, &b, &mut want, shape);
     sgemm_blocked(&a, &b, &mut got, shape);
     let wrong = count_mismatches(&got, &want);
+    // ANCHOR_END: exact
     println!(
         "whole numbers {m}x{k} by {k}x{n}: blocked differs from a triple loop \
          in {wrong} of {} entries: {}",
         m * n,
         verdict(wrong == 0)
     );
+    // ANCHOR: exact
 }
 // ANCHOR_END: exact

@@ -118,7 +118,9 @@ fn main() {
             }),
         },
     ];
-    // Every later rung takes (a, b, c, m, n, k) and covers C with tiles of one size.
+    // Every later rung takes (a, b, c, m, n, k) and covers C with tiles of one size:
+    // `rung!(name, kernel, tile rows, tile columns, block)` pushes one more.
+    // ANCHOR_END: rungs
     macro_rules! rung {
         ($name:expr, $kernel:expr, $rows:expr, $cols:expr, $block:expr) => {{
             let (kernel, stream) = ($kernel, &stream);
@@ -135,6 +137,7 @@ fn main() {
             })
         }};
     }
+    // ANCHOR: rungs
     rung!(
         "shared-memory tiles",
         &new.sgemm_shared_tiles,
@@ -212,11 +215,13 @@ fn main() {
         cublas_sgemm(&blas, shape, &a, &b, &mut c)
     });
     let label = shape.label();
+    // ANCHOR_END: ladder
     record(
         &format!("cuBLAS SGEMM, {label}"),
         &t_blas,
         Work::Flops(shape.flops()),
     );
+    // ANCHOR: ladder
     let tflops = |ms: f64| shape.flops() / ms / 1e9;
     println!(
         "{:<28} {:>9} {:>13} {:>9} {:>10} {:>12}",
@@ -226,11 +231,13 @@ fn main() {
     for rung in &rungs {
         let mut c = alloc_poisoned::<f32>(&stream, m * n);
         let t = time_gpu(&stream, 2, 10, || (rung.launch)(shape, &a, &b, &mut c));
+        // ANCHOR_END: ladder
         record(
             &format!("{}, {label}", rung.name),
             &t,
             Work::Flops(shape.flops()),
         );
+        // ANCHOR: ladder
         let got = stream.clone_dtoh(&c).or_exit("copy C back from the GPU");
         let worst = samples.worst_ratio(&got, n);
         all_within &= worst <= 1.0;
@@ -256,11 +263,11 @@ fn main() {
         "",
         worst
     );
+    // ANCHOR_END: ladder
     println!(
         "every sampled entry within γ_K·Σ|a||b| (K = {k}, error/bound at most 1): {}",
         verdict(all_within)
     );
-    // ANCHOR_END: ladder
 }
 
 /// Every rung on whole numbers in [-8, 8] with sides that are multiples of no tile: each

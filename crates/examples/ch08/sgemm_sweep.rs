@@ -159,6 +159,7 @@ fn main() {
         let worst = samples.worst_ratio(&got, size);
         all_within &= worst <= 1.0;
         let label = shape.label();
+        // ANCHOR_END: again
         record(
             &format!("cuBLAS SGEMM, {label}"),
             &t_blas,
@@ -169,13 +170,14 @@ fn main() {
             &t,
             Work::Flops(shape.flops()),
         );
+        // ANCHOR: again
         report(&label, &t, &t_blas, shape, worst);
     }
+    // ANCHOR_END: again
     println!(
         "every checked entry within γ_K·Σ|a||b| (error/bound at most 1): {}",
         verdict(all_within)
     );
-    // ANCHOR_END: again
 }
 
 fn report(label: &str, t: &Timing, t_blas: &Timing, shape: Shape, worst: f64) {

@@ -136,9 +136,11 @@ fn stable_on_pairs(seed: u64) {
     let mut got = pairs;
     radix_sort_by_key(&mut got, |&(key, _)| key);
     let wrong = count_mismatches(&got, &want);
+    // ANCHOR_END: stable
     println!(
         "{n} pairs, keys below 4096: the radix sort differs from a stable sort in {wrong} places: {}",
         verdict(wrong == 0)
     );
+    // ANCHOR: stable
 }
 // ANCHOR_END: stable
