@@ -10,6 +10,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use course::compare::verdict;
+use course::exit::EXIT_TOO_FEW_GPUS;
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit};
 use course::kernel::{load, load_with};
 use course::kernel_file;
@@ -47,18 +48,26 @@ const FINDINGS: [&str; 10] = [
     "barrier",
 ];
 
+/// Needs two GPUs, so it runs only when named: a buffer of one GPU's context passed to a launch
+/// on the other's stream.
+const TWO_GPUS: &str = "other-context";
+
 fn main() {
     let (finding, raw) = course::cli::parse(
         "Shows each launch the safe launchers once accepted: refused now, or right now; with `raw`, one of them launched unchecked.",
         |args| {
             (
-                args.choice("FINDING", "one finding (default: all of them)", &FINDINGS),
+                args.choice(
+                    "FINDING",
+                    "one finding (default: all of them but other-context, which needs two GPUs)",
+                    &[&FINDINGS[..], &[TWO_GPUS]].concat(),
+                ),
                 args.word("raw", "launch it unchecked, as the old launcher did"),
             )
         },
     );
-    if raw && finding.is_none() {
-        course::cli::fail("`raw` launches one finding: name it first");
+    if raw && (finding.is_none() || finding.as_deref() == Some(TWO_GPUS)) {
+        course::cli::fail("`raw` launches one finding other than other-context: name it first");
     }
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
@@ -79,6 +88,7 @@ fn main() {
             "2d-grid" => grid_2d(&gpu, raw),
             "stale-status" => stale_status(&gpu, raw),
             "give-up" => give_up(&gpu),
+            "other-context" => other_context(&gpu),
             _ => barrier(&gpu),
         }
     }
@@ -178,6 +188,38 @@ fn pairs_lengths(gpu: &Gpu, raw: bool) {
             &mut stalled,
         )
     });
+}
+
+/// A buffer allocated in GPU 1's context, passed to a launch on GPU 0's stream: the kernel would
+/// read an address that means nothing on GPU 0. The launcher compares each buffer's context
+/// with the stream's.
+fn other_context(gpu: &Gpu) {
+    let count = CudaContext::device_count().or_exit("count the GPUs");
+    if count < 2 {
+        println!("other-context needs two GPUs but this machine has {count}; skipping it.");
+        std::process::exit(EXIT_TOO_FEW_GPUS);
+    }
+    println!("other-context: scan_warps on GPU 0's stream, its input allocated on GPU 1");
+    let k = ch06_scan::Kernels::load(&load(&gpu.ctx, &kernel_file!("ch06-scan.cu"), false));
+    let second = CudaContext::new(1).or_exit("open the second GPU");
+    let theirs = second
+        .default_stream()
+        .clone_htod(&[1u32, 2, 3])
+        .or_exit("copy to the second GPU");
+    let mut out = alloc_poisoned::<u32>(&gpu.stream, 3);
+    refusal(
+        k.scan_warps
+            .launch(&gpu.stream, one_d(1, 32), &theirs, &mut out),
+    );
+    let ours = gpu.copy(&[1u32, 2, 3]);
+    k.scan_warps
+        .launch(&gpu.stream, one_d(1, 32), &ours, &mut out)
+        .or_exit_launching(&k.scan_warps);
+    let sums = gpu.stream.clone_dtoh(&out).or_exit("copy from the GPU");
+    println!(
+        "  the same launch with its input on GPU 0: scans 1, 2, 3 into {sums:?}, expected [1, 3, 6]: {}",
+        verdict(sums == [1, 3, 6])
+    );
 }
 
 /// One element, blocks of 1024 and 2^21 + 1 of them: the last block's `int i` passes 2^31.
