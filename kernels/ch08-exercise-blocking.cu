@@ -33,9 +33,11 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking_exercise(
         }
         __syncthreads();
         for (int i = 0; i < 8; ++i) {
-            // TODO: copy this thread's column of A, as[row8 + r][i], into float a_col[8] and its
-            // row of B, bs[i][col8 + r], into float b_row[8] (r = 0..7); then, for every r and
-            // s, acc[r][s] += a_col[r] * b_row[s].
+            // TODO: step i along k. as[r][i] holds A[row0 + r][k0 + i] and bs[i][c] holds
+            // B[k0 + i][col0 + c]; this thread's square is rows row8 to row8 + 7 and columns
+            // col8 to col8 + 7 of the block's tile, summed in acc. Copy the 8 values of A and
+            // the 8 of B that the square needs at this step into two arrays of 8 floats, then
+            // do its 64 multiply-adds from those arrays.
         }
         __syncthreads();
     }

@@ -124,6 +124,7 @@ template <int ITEMS> __device__ __forceinline__ unsigned tile_inclusive_scan(uns
 // ANCHOR_END: tile_scan
 
 // ANCHOR: look_back
+// ANCHOR: look_back_signature
 // Called by the 32 threads of warp 0. Publishes this tile's aggregate, then reads the status
 // of the 32 tiles before it, one per lane, waiting while any is still EMPTY. If one of them
 // has its PREFIX, the sum of it and the aggregates after it is this tile's exclusive prefix.
@@ -131,6 +132,7 @@ template <int ITEMS> __device__ __forceinline__ unsigned tile_inclusive_scan(uns
 // Publishes this tile's own PREFIX and returns the exclusive one.
 __device__ unsigned look_back(unsigned long long *status, int tile, unsigned aggregate,
                               int *stalled)
+// ANCHOR_END: look_back_signature
 {
     int lane = threadIdx.x & 31;
     if (lane == 0) {

@@ -137,6 +137,7 @@ extern "C" __global__ void __launch_bounds__(512) sgemm_1d_blocking(
 // ANCHOR_END: blocking_1d
 
 // ANCHOR: blocking_2d
+// ANCHOR: blocking_2d_before_step
 // A 128×128 block of C, 256 threads, each computing an 8×8 square of it: per step along k a
 // thread reads 8 values of A and 8 of B from shared memory and does 64 multiply-adds.
 extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking(
@@ -155,6 +156,9 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking(
         }
         __syncthreads();
         for (int i = 0; i < 8; ++i) {
+            // Step i along k: this thread's 8 values of A and 8 of B into registers, then its
+            // 64 multiply-adds from them.
+// ANCHOR_END: blocking_2d_before_step
             float a_col[8], b_row[8];
             for (int r = 0; r < 8; ++r) {
                 a_col[r] = as[row8 + r][i];
@@ -165,6 +169,7 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking(
                     acc[r][s] += a_col[r] * b_row[s];
                 }
             }
+// ANCHOR: blocking_2d_after_step
         }
         __syncthreads();
     }
@@ -176,6 +181,7 @@ extern "C" __global__ void __launch_bounds__(256) sgemm_2d_blocking(
         }
     }
 }
+// ANCHOR_END: blocking_2d_after_step
 // ANCHOR_END: blocking_2d
 
 // ANCHOR: vectorised

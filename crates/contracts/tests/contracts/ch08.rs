@@ -21,7 +21,7 @@ pub fn sgemm_128() -> Model {
             ("ch08-sgemm.cu", "warp_tiles"),
             ("ch08-sgemm.cu", "shapes"),
         ],
-        hash: 0x3920f4cfd0073240,
+        hash: 0xce37da76fc08d2e9,
         draw: || {
             // Empty and single rows and columns, and k up to its largest: where the loop over k
             // could overflow.
@@ -694,7 +694,7 @@ pub fn sgemm_2d_blocking_exercise() -> Model {
         kernels: "sgemm_2d_blocking_exercise",
         buffers: &["a", "b", "c"],
         mirrors: &[("ch08-exercise-blocking.cu", "exercise")],
-        hash: 0x0fd19ddd02166880,
+        hash: 0xa9eb78567878f58b,
         draw: || gemm_draw(128, 128, [256, 1, 1]),
         contract: |l| {
             ch08_exercise_blocking::Sgemm2dBlockingExercise::contract(
@@ -722,7 +722,7 @@ pub fn scan_lookback_exercise() -> Model {
         kernels: "scan_lookback_exercise",
         buffers: &["in", "out", "status", "next_tile", "stalled"],
         mirrors: &[("ch08-exercise-lookback.cu", "exercise")],
-        hash: 0x546529d26f6cef1e,
+        hash: 0x0d12abbfb65a34a9,
         draw: || {
             one_d(
                 128,
