@@ -1,21 +1,30 @@
 //! The workshop schedule (`src/workshop/schedule.md`) is computed from what each page holds.
-//! `src/workshop/timings.txt` gives every page of `SUMMARY.md` one line: whether it is on the
-//! workshop's core path or further reading, and the size class of each of its exercises (a
-//! `Solution` block or a `Self-check questions` block, in page order). From the page itself the
-//! test counts the words of prose an instructor teaches from and the programs whose output it
-//! shows, which are run live; the constants below turn those into minutes. The core path must
-//! fit two days of six hours. Each page shows its mark and minutes at its top.
+//! `src/workshop/timings.txt` gives every page of `SUMMARY.md` one line: its mark (`core`,
+//! taught in the two days; `half-day`, taught in the optional third half-day; or `reading`,
+//! further reading) and the size class of each of its exercises (a `Solution` block or a
+//! `Self-check questions` block, in page order). From the page itself the test counts the words
+//! of prose an instructor teaches from, the lines of code it shows open and the programs whose
+//! output it shows open, which are run live; the constants below turn those into minutes. The
+//! plan puts the core pages into two days and the half-day pages into a third half-day, each
+//! with its setup, breaks and wrap-up, and each within its limits. Each page shows its mark and
+//! minutes at its top.
 //!
 //! The test fails when a page has no timing line or one too many, when a timing line names no
-//! page, when a page's exercise classes do not match its exercises, when the core path does not
-//! fit, when `schedule.md` or a page's top is stale, or when a taught page of a chapter lacks
-//! its instructor notes. `BLESS=1 cargo test -p book-tests --test schedule` rewrites the
-//! schedule's tables and the pages' tops.
+//! page, when a page's exercise classes do not match its exercises, when a day or the half-day
+//! does not fit, when `schedule.md` or a page's top is stale, when a taught page of a chapter
+//! lacks its instructor notes, or when those notes give minutes the schedule does not give the
+//! page. `BLESS=1 cargo test -p book-tests --test schedule` rewrites the schedule's tables and
+//! the pages' tops. The core path's independence from further reading is `core_path.rs`'s.
 
 use std::path::{Path, PathBuf};
 
 use mdbook_driver::MDBook;
 use mdbook_driver::book::{BookItem, Chapter};
+
+#[path = "schedule/core_path.rs"]
+mod core_path;
+#[path = "schedule/shown.rs"]
+mod shown;
 
 const TIMINGS: &str = "src/workshop/timings.txt";
 const SCHEDULE: &str = "src/workshop/schedule.md";
@@ -32,6 +41,9 @@ const PAGE_BEGIN: &str = "<!-- BEGIN computed: the page's timing (the schedule t
 const WORDS_PER_MINUTE: u32 = 180;
 /// Minutes for each program a page runs live: start it, read its output with the room.
 const MINUTES_PER_RUN: u32 = 2;
+/// Lines of code a page shows open (listings, kernels, commands, compiler errors) that an
+/// instructor walks through in a minute.
+const LINES_PER_MINUTE: u32 = 12;
 /// The exercise size classes, with their minutes: a question answered in a sentence or a
 /// sketch; a small change to a given program; a kernel of its own with its host code; a
 /// problem of several steps.
@@ -41,22 +53,66 @@ const CLASSES: [(&str, u32); 4] = [
     ("kernel", 20),
     ("project", 30),
 ];
+
+/// When each day starts, in minutes after midnight.
+const DAY_START: u32 = 9 * 60;
+/// Day 1 opens with the setup check on the screen, and the few whose setup fails are helped.
+const SETUP: u32 = 30;
+/// A break in the middle of each half-day.
+const BREAK: u32 = 15;
+const LUNCH: u32 = 30;
+/// Each day, and the half-day, ends with a wrap-up: questions, what comes next.
+const WRAP_UP: u32 = 15;
+/// A day's teaching and exercises, at most.
+const DAY_CORE: u32 = 5 * 60 + 15;
+/// A day with its setup, breaks and wrap-up, at most.
+const DAY_PLANNED: u32 = 6 * 60 + 30;
+
 /// Held while a test reads and rewrites a page: two tests write `schedule.md` (its top and its
 /// tables), and run at the same time.
 static WRITING: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
-/// Two days of six hours of teaching and exercises.
-const CORE_BUDGET: u32 = 2 * 6 * 60;
-
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// Where a page stands: taught in the two days, in the optional third half-day, or further
+/// reading. A page may build only on pages of its own tier or an earlier one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Tier {
+    Core,
+    HalfDay,
+    Reading,
+}
+
+impl Tier {
+    const ALL: [Tier; 3] = [Tier::Core, Tier::HalfDay, Tier::Reading];
+    /// Its mark in `timings.txt`.
+    fn mark(self) -> &'static str {
+        match self {
+            Tier::Core => "core",
+            Tier::HalfDay => "half-day",
+            Tier::Reading => "reading",
+        }
+    }
+    /// How a page of this tier is named in prose, and after a link to it.
+    fn name(self) -> &'static str {
+        match self {
+            Tier::Core => "core",
+            Tier::HalfDay => "third half-day",
+            Tier::Reading => "further reading",
+        }
+    }
+    fn taught(self) -> bool {
+        self != Tier::Reading
+    }
 }
 
 /// One line of `timings.txt`.
 #[derive(Clone, Debug)]
 struct Timing {
     page: String,
-    core: bool,
+    tier: Tier,
     classes: Vec<String>,
 }
 
@@ -64,20 +120,23 @@ struct Timing {
 struct Page {
     label: String,
     path: String,
-    core: bool,
+    tier: Tier,
     words: u32,
+    lines: u32,
     runs: u32,
     teach: u32,
     exercise: u32,
-    has_notes: bool,
+    /// The minutes of each of its exercises, in page order.
+    classes: Vec<u32>,
+    /// Its `Instructor notes` block, if it has one.
+    notes: Option<String>,
+    /// The page as written, includes not expanded.
+    content: String,
 }
 
 impl Page {
     fn minutes(&self) -> u32 {
         self.teach + self.exercise
-    }
-    fn mark(&self) -> &'static str {
-        if self.core { "core" } else { "reading" }
     }
 }
 
@@ -90,14 +149,12 @@ struct Unit {
 }
 
 impl Unit {
-    fn core(&self) -> impl Iterator<Item = &Page> {
-        self.pages.iter().filter(|p| p.core)
-    }
-    fn teach(&self) -> u32 {
-        self.core().map(|p| p.teach).sum()
-    }
-    fn exercise(&self) -> u32 {
-        self.core().map(|p| p.exercise).sum()
+    fn minutes(&self, tier: Tier) -> u32 {
+        self.pages
+            .iter()
+            .filter(|p| p.tier == tier)
+            .map(Page::minutes)
+            .sum()
     }
 }
 
@@ -110,6 +167,7 @@ fn class_minutes(class: &str) -> Option<u32> {
 
 fn read_timings(text: &str) -> Result<Vec<Timing>, String> {
     let mut timings = Vec::new();
+    let marks: Vec<&str> = Tier::ALL.iter().map(|t| t.mark()).collect();
     for (n, line) in text.lines().enumerate() {
         let line = line.trim();
         if line.is_empty() || line.starts_with('#') {
@@ -118,12 +176,10 @@ fn read_timings(text: &str) -> Result<Vec<Timing>, String> {
         let bad = |why: &str| format!("{TIMINGS}:{}: `{line}`: {why}", n + 1);
         let words: Vec<&str> = line.split_whitespace().collect();
         let [page, mark, classes @ ..] = &words[..] else {
-            return Err(bad("not `PAGE core|reading [CLASS ...]`"));
+            return Err(bad("not `PAGE MARK [CLASS ...]`"));
         };
-        let core = match *mark {
-            "core" => true,
-            "reading" => false,
-            _ => return Err(bad("the mark is `core` or `reading`")),
+        let Some(tier) = Tier::ALL.into_iter().find(|t| t.mark() == *mark) else {
+            return Err(bad(&format!("the mark is one of {}", marks.join(", "))));
         };
         if let Some(c) = classes.iter().find(|c| class_minutes(c).is_none()) {
             let names: Vec<&str> = CLASSES.iter().map(|(n, _)| *n).collect();
@@ -131,7 +187,7 @@ fn read_timings(text: &str) -> Result<Vec<Timing>, String> {
         }
         timings.push(Timing {
             page: page.to_string(),
-            core,
+            tier,
             classes: classes.iter().map(|c| c.to_string()).collect(),
         });
     }
@@ -200,11 +256,40 @@ fn prose_words(text: &str) -> u32 {
     words
 }
 
-/// Programs whose output the page shows: each output included from a `.txt` recording.
-fn live_runs(text: &str) -> u32 {
-    text.lines()
-        .filter(|l| l.contains("{{#include") && l.trim_end().ends_with(".txt}}"))
-        .count() as u32
+/// An output: a whole `.txt` recording included, the printed output of one program run.
+fn is_output(inc: &shown::Include) -> bool {
+    !inc.rustdoc && inc.spec.is_none() && inc.file.ends_with(".txt")
+}
+
+/// What the page shows open, outside collapsed blocks (`<details>`: solutions, self-check
+/// questions, instructor notes), which show nothing until opened: the non-blank lines of its
+/// code blocks, includes expanded, and the programs whose whole output it shows, each run
+/// live. A Rust block's hidden lines are not shown; an output is a run, not lines.
+fn shown_open(content: &str, dir: &Path) -> (u32, u32) {
+    let (mut lines, mut runs) = (0, 0);
+    let (mut fence, mut rust, mut depth) = (false, false, 0usize);
+    for line in content.lines() {
+        let t = line.trim();
+        if !fence {
+            depth = (depth + t.matches("<details").count())
+                .saturating_sub(t.matches("</details>").count());
+        }
+        if t.starts_with("```") || t.starts_with("~~~") {
+            fence = !fence;
+            rust = fence && t.trim_start_matches(['`', '~']).starts_with("rust");
+            continue;
+        }
+        if !fence || depth > 0 || t.is_empty() {
+            continue;
+        }
+        match shown::include(t) {
+            Some(inc) if is_output(&inc) => runs += 1,
+            Some(inc) => lines += shown::visible(dir, &inc).len() as u32,
+            None if rust && (t == "#" || t.starts_with("# ")) => {}
+            None => lines += 1,
+        }
+    }
+    (lines, runs)
 }
 
 /// Exercises on the page, in order: its `Solution` and `Self-check questions` blocks.
@@ -232,6 +317,15 @@ fn pages_of(chapter: &Chapter, found: &mut Vec<(String, String, String)>) {
     }
 }
 
+/// The page's `Instructor notes` block, without its opening line.
+fn notes_of(content: &str) -> Option<String> {
+    let start = content.find(NOTES)? + NOTES.len();
+    let len = content[start..]
+        .find("</details>")
+        .unwrap_or(content.len() - start);
+    Some(content[start..start + len].to_string())
+}
+
 /// The page's minutes from its line of `timings.txt` and what it holds.
 fn page(label: String, path: String, content: &str, t: &Timing) -> Result<Page, String> {
     let text = taught_text(content);
@@ -242,16 +336,24 @@ fn page(label: String, path: String, content: &str, t: &Timing) -> Result<Page, 
             t.classes.len()
         ));
     }
-    // Outputs sit in code blocks, which `taught_text` leaves out.
-    let (words, runs) = (prose_words(&text), live_runs(content));
+    // Listings and outputs sit in code blocks, which `taught_text` leaves out.
+    let file = root().join("src").join(&path);
+    let (lines, runs) = shown_open(content, file.parent().unwrap_or(&file));
+    let words = prose_words(&text);
+    let classes: Vec<u32> = t.classes.iter().filter_map(|c| class_minutes(c)).collect();
     Ok(Page {
         label,
-        core: t.core,
+        tier: t.tier,
         words,
+        lines,
         runs,
-        teach: words.div_ceil(WORDS_PER_MINUTE) + runs * MINUTES_PER_RUN,
-        exercise: t.classes.iter().filter_map(|c| class_minutes(c)).sum(),
-        has_notes: content.contains(NOTES),
+        teach: words.div_ceil(WORDS_PER_MINUTE)
+            + lines.div_ceil(LINES_PER_MINUTE)
+            + runs * MINUTES_PER_RUN,
+        exercise: classes.iter().sum(),
+        classes,
+        notes: notes_of(content),
+        content: content.to_string(),
         path,
     })
 }
@@ -315,57 +417,190 @@ fn hours(minutes: u32) -> String {
     }
 }
 
+fn clock(minutes: u32) -> String {
+    format!("{:02}:{:02}", minutes / 60, minutes % 60)
+}
+
 /// The index `j` in `candidates` whose `before[j]` (minutes before page `j`) is nearest `target`.
 fn nearest(candidates: impl Iterator<Item = usize>, before: &[u32], target: u32) -> Option<usize> {
     candidates.min_by_key(|&j| before[j].abs_diff(target))
 }
 
-/// The core path's pages in book order, with the minutes before each (one more entry than
-/// pages: the last is the total), and where the plan cuts it: the day break at the page
-/// boundary nearest half the minutes, and each day's midday break at the page boundary
-/// nearest half that day's minutes.
-fn cuts(units: &[Unit]) -> (Vec<&Page>, Vec<u32>, [usize; 5]) {
-    let taught: Vec<&Page> = units
-        .iter()
-        .flat_map(|u| u.core())
-        .filter(|p| p.minutes() > 0)
-        .collect();
-    let n = taught.len();
-    let mut before = vec![0];
-    for page in &taught {
-        before.push(before.last().unwrap() + page.minutes());
-    }
-    let total = before[n];
-    let day = nearest(1..n, &before, total / 2).unwrap_or(n / 2);
-    let morning1 = nearest(1..day, &before, before[day] / 2).unwrap_or(0);
-    let morning2 = nearest(day + 1..n, &before, (before[day] + total) / 2).unwrap_or(day);
-    (taught, before, [0, morning1, day, morning2, n])
+/// One row of a day's plan: a run of pages, or a pause (setup, a break, lunch, the wrap-up).
+enum Slot<'a> {
+    Pages(&'a [&'a Page]),
+    Pause(&'static str, u32),
 }
 
-/// The two-day plan, as a table of half-days.
-fn plan(units: &[Unit]) -> String {
-    let (taught, _, cuts) = cuts(units);
-    let names = [
-        "Day 1 morning",
-        "Day 1 afternoon",
-        "Day 2 morning",
-        "Day 2 afternoon",
+impl Slot<'_> {
+    fn minutes(&self) -> u32 {
+        match self {
+            Slot::Pages(pages) => pages.iter().map(|p| p.minutes()).sum(),
+            Slot::Pause(_, m) => *m,
+        }
+    }
+}
+
+/// A day (or the half-day) of the plan.
+struct Day<'a> {
+    name: &'static str,
+    /// Its teaching and exercises at most, and its whole plan at most.
+    core_cap: u32,
+    planned_cap: u32,
+    slots: Vec<Slot<'a>>,
+}
+
+impl Day<'_> {
+    fn core(&self) -> u32 {
+        let pages = self.slots.iter().filter(|s| matches!(s, Slot::Pages(_)));
+        pages.map(Slot::minutes).sum()
+    }
+    fn planned(&self) -> u32 {
+        self.slots.iter().map(Slot::minutes).sum()
+    }
+}
+
+/// The core minutes a day can hold: the smaller of `DAY_CORE` and what its pauses leave of
+/// `DAY_PLANNED`.
+fn day_cap(first: bool) -> u32 {
+    let pauses = 2 * BREAK + LUNCH + WRAP_UP + if first { SETUP } else { 0 };
+    DAY_CORE.min(DAY_PLANNED - pauses)
+}
+
+/// The half-day's: half a day's teaching, and half a day's plan less its break and wrap-up.
+fn half_day_cap() -> u32 {
+    (DAY_CORE / 2).min(DAY_PLANNED / 2 - BREAK - WRAP_UP)
+}
+
+/// `pages` cut in two at the page boundary nearest half their minutes.
+fn halves<'a>(pages: &'a [&'a Page]) -> (&'a [&'a Page], &'a [&'a Page]) {
+    let mut before = vec![0];
+    for page in pages {
+        before.push(before.last().unwrap() + page.minutes());
+    }
+    let total = before[pages.len()];
+    let cut = nearest(0..=pages.len(), &before, total / 2).unwrap_or(0);
+    pages.split_at(cut)
+}
+
+/// The plan: day 1 takes the core pages in book order while they fit its cap, day 2 the rest,
+/// and the half-day the half-day pages, which must come after every core page. Lunch falls at
+/// the page boundary nearest the middle of a day's minutes, and a break at the one nearest the
+/// middle of each half. Each day fits if the test `each_day_fits` says so.
+fn plan<'a>(taught: &'a [&'a Page]) -> Result<Vec<Day<'a>>, String> {
+    let split = taught
+        .iter()
+        .position(|p| p.tier != Tier::Core)
+        .unwrap_or(taught.len());
+    let (core, half) = taught.split_at(split);
+    if let Some(p) = half.iter().find(|p| p.tier == Tier::Core) {
+        return Err(format!(
+            "{} is core but comes after a page of the third half-day: the half-day's pages \
+             come after every core page",
+            p.path
+        ));
+    }
+    let mut fit = 0;
+    let mut sum = 0;
+    while fit < core.len() && sum + core[fit].minutes() <= day_cap(true) {
+        sum += core[fit].minutes();
+        fit += 1;
+    }
+    let day = |name, first: bool, pages: &'a [&'a Page]| {
+        let (morning, afternoon) = halves(pages);
+        let (m1, m2) = halves(morning);
+        let (a1, a2) = halves(afternoon);
+        let mut slots = Vec::new();
+        if first {
+            slots.push(Slot::Pause("Setup: the setup check on the screen", SETUP));
+        }
+        slots.extend([
+            Slot::Pages(m1),
+            Slot::Pause("Break", BREAK),
+            Slot::Pages(m2),
+            Slot::Pause("Lunch", LUNCH),
+            Slot::Pages(a1),
+            Slot::Pause("Break", BREAK),
+            Slot::Pages(a2),
+            Slot::Pause("Wrap-up", WRAP_UP),
+        ]);
+        Day {
+            name,
+            core_cap: day_cap(first),
+            planned_cap: DAY_PLANNED,
+            slots,
+        }
+    };
+    let mut days = vec![
+        day("Day 1", true, &core[..fit]),
+        day("Day 2", false, &core[fit..]),
     ];
-    let mut out = String::from(
-        "| session | from | to | teach | exercises | total |\n| --- | --- | --- | ---: | ---: | ---: |\n",
-    );
-    for (i, name) in names.iter().enumerate() {
-        let pages = &taught[cuts[i]..cuts[i + 1]];
-        let (Some(first), Some(last)) = (pages.first(), pages.last()) else {
-            continue;
-        };
-        let teach: u32 = pages.iter().map(|p| p.teach).sum();
-        let exercise: u32 = pages.iter().map(|p| p.exercise).sum();
+    if !half.is_empty() {
+        let (h1, h2) = halves(half);
+        days.push(Day {
+            name: "Day 3 (optional half-day)",
+            core_cap: half_day_cap(),
+            planned_cap: DAY_PLANNED / 2,
+            slots: vec![
+                Slot::Pages(h1),
+                Slot::Pause("Break", BREAK),
+                Slot::Pages(h2),
+                Slot::Pause("Wrap-up", WRAP_UP),
+            ],
+        });
+    }
+    Ok(days)
+}
+
+/// The taught pages with minutes, in book order.
+fn taught(units: &[Unit]) -> Vec<&Page> {
+    units
+        .iter()
+        .flat_map(|u| &u.pages)
+        .filter(|p| p.tier.taught() && p.minutes() > 0)
+        .collect()
+}
+
+/// The plan as one timetable per day.
+fn timetable(days: &[Day]) -> String {
+    let mut out = String::new();
+    for day in days {
         out += &format!(
-            "| {name} | {} | {} | {teach} | {exercise} | {} |\n",
-            first.label,
-            last.label,
-            hours(teach + exercise)
+            "\n### {}\n\n| time | what | teach | exercises | minutes |\n\
+             | --- | --- | ---: | ---: | ---: |\n",
+            day.name
+        );
+        let mut at = DAY_START;
+        for slot in &day.slots {
+            match slot {
+                Slot::Pages([]) => continue,
+                Slot::Pages(pages) => {
+                    let (first, last) = (&pages[0].label, &pages[pages.len() - 1].label);
+                    let what = if pages.len() == 1 {
+                        first.clone()
+                    } else {
+                        format!("{first} to {last}")
+                    };
+                    let teach: u32 = pages.iter().map(|p| p.teach).sum();
+                    let exercise: u32 = pages.iter().map(|p| p.exercise).sum();
+                    out += &format!(
+                        "| {} | {what} | {teach} | {exercise} | {} |\n",
+                        clock(at),
+                        slot.minutes()
+                    );
+                }
+                Slot::Pause(what, minutes) => {
+                    out += &format!("| {} | *{what}* | | | {minutes} |\n", clock(at));
+                }
+            }
+            at += slot.minutes();
+        }
+        out += &format!(
+            "\n{} ends at {}: {} planned, of which {} teaching and exercises.\n",
+            day.name,
+            clock(at),
+            hours(day.planned()),
+            hours(day.core())
         );
     }
     out
@@ -383,83 +618,77 @@ fn spelled(n: u32) -> String {
 fn constants() -> String {
     let mut out = String::from("| what | minutes |\n| --- | ---: |\n");
     out += &format!("| teaching, per {WORDS_PER_MINUTE} words of prose (rounded up) | 1 |\n");
+    out += &format!("| teaching, per {LINES_PER_MINUTE} lines of code shown (rounded up) | 1 |\n");
     out += &format!("| teaching, per program run live | {MINUTES_PER_RUN} |\n");
     for (class, minutes) in CLASSES {
         out += &format!("| an exercise of class `{class}` | {minutes} |\n");
     }
-    out += &format!("| the core path, at most | {CORE_BUDGET} |\n");
+    out += &format!("| setup, at the start of day 1 | {SETUP} |\n");
+    out += &format!("| a break, in each half-day | {BREAK} |\n");
+    out += &format!("| lunch | {LUNCH} |\n");
+    out += &format!("| the wrap-up, at the end of each day | {WRAP_UP} |\n");
+    out += &format!("| a day's teaching and exercises, at most | {DAY_CORE} |\n");
+    out += &format!("| a day with all of the above, at most | {DAY_PLANNED} |\n");
     out
 }
 
 /// The computed part of `schedule.md`, between the markers.
-fn computed(units: &[Unit]) -> String {
+fn computed(units: &[Unit], days: &[Day]) -> String {
     let mut out = String::from("\n## The constants\n\n");
     out += &constants();
-    out += "\n## Per chapter, the core path\n\n";
-    out += "| chapter | teach | exercises | total |\n| --- | ---: | ---: | ---: |\n";
-    let timed = || units.iter().filter(|u| u.teach() + u.exercise() > 0);
-    for unit in timed() {
+    out += "\n## Per chapter\n\n";
+    out += "| chapter | two days | third half-day | further reading |\n\
+            | --- | ---: | ---: | ---: |\n";
+    let cell = |m: u32| if m == 0 { String::new() } else { hours(m) };
+    for unit in units {
+        let [core, half, reading] = Tier::ALL.map(|t| unit.minutes(t));
         out += &format!(
             "| {} | {} | {} | {} |\n",
             unit.label,
-            unit.teach(),
-            unit.exercise(),
-            hours(unit.teach() + unit.exercise())
+            cell(core),
+            cell(half),
+            cell(reading)
         );
     }
-    let teach: u32 = units.iter().map(Unit::teach).sum();
-    let exercise: u32 = units.iter().map(Unit::exercise).sum();
+    let [core, half, reading] = Tier::ALL.map(|t| units.iter().map(|u| u.minutes(t)).sum());
     out += &format!(
-        "| **all** | **{teach}** | **{exercise}** | **{}** |\n",
-        hours(teach + exercise)
-    );
-    let reading: u32 = units
-        .iter()
-        .flat_map(|u| &u.pages)
-        .filter(|p| !p.core)
-        .map(Page::minutes)
-        .sum();
-    out += &format!(
-        "\nThe pages marked further reading would take another {} at the same rates.\n",
+        "| **all** | **{}** | **{}** | **{}** |\n",
+        hours(core),
+        hours(half),
         hours(reading)
     );
-    out += "\n## Two days, or four half-days\n\n";
-    out += "Each row is a half-day of the core path, breaks not included.\n\n";
-    out += &plan(units);
+    out += "\n## The plan\n";
+    out += &timetable(days);
     out += "\n## Per page\n";
     for unit in units.iter().filter(|u| u.is_chapter) {
         out += &format!(
-            "\n### {}\n\n| page | path | words | live runs | teach | exercises |\n\
-             | --- | --- | ---: | ---: | ---: | ---: |\n",
+            "\n### {}\n\n| page | mark | words | lines | live runs | teach | exercises |\n\
+             | --- | --- | ---: | ---: | ---: | ---: | ---: |\n",
             unit.label
         );
         for page in &unit.pages {
             out += &format!(
-                "| [{}](../{}) | {} | {} | {} | {} | {} |\n",
+                "| [{}](../{}) | {} | {} | {} | {} | {} | {} |\n",
                 page.label,
                 page.path,
-                page.mark(),
+                page.tier.mark(),
                 page.words,
+                page.lines,
                 page.runs,
                 page.teach,
                 page.exercise
             );
         }
-        out += &format!(
-            "| **core: {}** | | | | **{}** | **{}** |\n",
-            hours(unit.teach() + unit.exercise()),
-            unit.teach(),
-            unit.exercise()
-        );
     }
     out
 }
 
 /// What a page shows under its title: its mark and its minutes.
 fn page_top(page: &Page) -> String {
-    let mark = match page.core {
-        true => "Core path of the two-day workshop",
-        false => "Further reading, outside the two-day workshop's core path",
+    let mark = match page.tier {
+        Tier::Core => "Core path of the two-day workshop",
+        Tier::HalfDay => "Optional third half-day of the workshop",
+        Tier::Reading => "Further reading, outside the two-day workshop's core path",
     };
     let runs = match page.runs {
         0 => String::new(),
@@ -496,7 +725,7 @@ fn every_page_has_one_timing_line() {
     }
 }
 
-/// Every page of the core path ends with notes for the instructor who teaches it.
+/// Every taught page of a chapter ends with notes for the instructor who teaches it.
 #[test]
 fn every_taught_page_of_a_chapter_has_instructor_notes() {
     let units = units().unwrap_or_else(|problems| panic!("{problems}"));
@@ -504,7 +733,7 @@ fn every_taught_page_of_a_chapter_has_instructor_notes() {
         .iter()
         .filter(|u| u.is_chapter)
         .flat_map(|u| &u.pages)
-        .filter(|p| p.core && !p.has_notes)
+        .filter(|p| p.tier.taught() && p.notes.is_none())
         .map(|p| p.path.as_str())
         .collect();
     assert!(
@@ -515,29 +744,109 @@ fn every_taught_page_of_a_chapter_has_instructor_notes() {
 }
 
 #[test]
-fn the_core_path_fits_two_days() {
+fn each_day_fits() {
     let units = units().unwrap_or_else(|problems| panic!("{problems}"));
-    let core: u32 = units.iter().map(|u| u.teach() + u.exercise()).sum();
-    let (_, before, cuts) = cuts(&units);
-    for (day, (start, end)) in [(cuts[0], cuts[2]), (cuts[2], cuts[4])]
-        .into_iter()
-        .enumerate()
-    {
-        let minutes = before[end] - before[start];
+    let taught = taught(&units);
+    let days = plan(&taught).unwrap_or_else(|why| panic!("{why}"));
+    for day in &days {
         assert!(
-            minutes <= CORE_BUDGET / 2,
-            "day {} of the core path takes {}, more than six hours: mark more pages as reading \
-             in {TIMINGS}",
-            day + 1,
-            hours(minutes)
+            day.core() <= day.core_cap,
+            "{} takes {} of teaching and exercises, more than the {} it can hold: mark pages \
+             of it as reading in {TIMINGS}, and say on schedule.md what moved and why",
+            day.name,
+            hours(day.core()),
+            hours(day.core_cap)
+        );
+        assert!(
+            day.planned() <= day.planned_cap,
+            "{} is planned for {}, more than {}",
+            day.name,
+            hours(day.planned()),
+            hours(day.planned_cap)
         );
     }
+}
+
+/// The minutes that the notes of `page` may give: its teaching, its exercises, both, or one
+/// exercise's; on a chapter's first page, also the chapter's taught minutes.
+fn minutes_for_notes(unit: &Unit, page: &Page) -> Vec<u32> {
+    let mut allowed = vec![page.teach, page.exercise, page.minutes()];
+    allowed.extend(&page.classes);
+    if std::ptr::eq(page, &unit.pages[0]) {
+        allowed.extend([Tier::Core, Tier::HalfDay].map(|t| unit.minutes(t)));
+    }
+    allowed
+}
+
+/// Every number of minutes in `notes`: `N minutes`, `N minute`, `N min`. An hour is refused,
+/// so that every figure is one this test can compare.
+fn minutes_in_notes(notes: &str) -> Result<Vec<u32>, String> {
+    let words: Vec<&str> = notes.split_whitespace().collect();
+    let mut found = Vec::new();
+    for (i, word) in words.iter().enumerate() {
+        let bare = word.trim_matches(|c: char| !c.is_alphanumeric());
+        if bare.starts_with("hour") {
+            return Err(format!(
+                "`{}`: give the time in minutes",
+                words[i.saturating_sub(3)..(i + 1).min(words.len())].join(" ")
+            ));
+        }
+        if matches!(bare, "minute" | "minutes" | "min") && i > 0 {
+            let number = words[i - 1].trim_start_matches(['(', '~']);
+            if let Ok(n) = number.parse::<u32>() {
+                found.push(n);
+            }
+        }
+    }
+    Ok(found)
+}
+
+/// An instructor who reads a page's notes during the workshop keeps the schedule's minutes.
+#[test]
+fn instructor_notes_agree_with_the_schedule() {
+    let units = units().unwrap_or_else(|problems| panic!("{problems}"));
+    let mut wrong = Vec::new();
+    for unit in &units {
+        for page in &unit.pages {
+            let Some(notes) = &page.notes else { continue };
+            let allowed = minutes_for_notes(unit, page);
+            match minutes_in_notes(notes) {
+                Err(why) => wrong.push(format!("{}: {why}", page.path)),
+                Ok(found) => {
+                    for n in found.into_iter().filter(|n| !allowed.contains(n)) {
+                        wrong.push(format!(
+                            "{}: the notes say {n} minutes; the schedule gives the page \
+                             {} of teaching and {} of exercises ({})",
+                            page.path,
+                            page.teach,
+                            page.exercise,
+                            page.classes
+                                .iter()
+                                .map(|m| m.to_string())
+                                .collect::<Vec<_>>()
+                                .join(" + ")
+                        ));
+                    }
+                }
+            }
+        }
+    }
     assert!(
-        core <= CORE_BUDGET,
-        "the core path takes {} by the schedule's numbers, more than two days of six hours \
-         ({}): mark more pages as reading in {TIMINGS}",
-        hours(core),
-        hours(CORE_BUDGET)
+        wrong.is_empty(),
+        "instructor notes that disagree with the schedule:\n{}",
+        wrong.join("\n")
+    );
+}
+
+#[test]
+fn the_core_path_stands_on_its_own() {
+    let units = units().unwrap_or_else(|problems| panic!("{problems}"));
+    let problems = core_path::problems(&units);
+    assert!(
+        problems.is_empty(),
+        "the taught path leans on pages it does not teach ({}):\n{}",
+        core_path::HOW,
+        problems.join("\n")
     );
 }
 
@@ -577,6 +886,8 @@ fn every_page_shows_its_mark_and_minutes() {
 #[test]
 fn schedule_is_computed_from_the_timings() {
     let units = units().unwrap_or_else(|problems| panic!("{problems}"));
+    let taught = taught(&units);
+    let days = plan(&taught).unwrap_or_else(|why| panic!("{why}"));
     let path = root().join(SCHEDULE);
     let _writing = WRITING.lock().unwrap_or_else(|e| e.into_inner());
     let page = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{SCHEDULE}: {e}"));
@@ -594,10 +905,13 @@ fn schedule_is_computed_from_the_timings() {
     let [q, sm, k, pr] = CLASSES.map(|(_, m)| m);
     for quoted in [
         format!("one minute per {WORDS_PER_MINUTE} words of prose"),
+        format!("one minute per {LINES_PER_MINUTE} lines of code"),
         format!("plus {} minutes per program", spelled(MINUTES_PER_RUN)),
         format!(
             "take {q} minutes for a question, {sm} for a small change to a given program, {k} for a kernel with its host code and {pr} for a problem of several steps"
         ),
+        format!("at most {} of teaching and exercises", hours(DAY_CORE)),
+        format!("a day of at most {}", hours(DAY_PLANNED)),
     ] {
         assert!(
             prose.contains(&quoted),
@@ -606,7 +920,7 @@ fn schedule_is_computed_from_the_timings() {
     }
     let start = begin + BEGIN.len();
     let current = &page[start..end];
-    let fresh = format!("{}\n", computed(&units));
+    let fresh = format!("{}\n", computed(&units, &days));
     if current == fresh {
         return;
     }
