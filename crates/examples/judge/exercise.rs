@@ -92,7 +92,9 @@ fn todo_left(sources: &[Source]) -> Option<String> {
 }
 
 /// Run `check` on every seed; the first wrong result decides. A wrong result while a TODO is
-/// still in the learner's files is "not yet", without one it is "failed".
+/// still in the learner's files is "not yet", without one it is "failed". Right results with a
+/// TODO still there are "not yet" too: a starter can compute the right answer the slow or plain
+/// way (chapter 7's FMA kernel does), and the step the TODO asks for is the exercise.
 pub fn judge(
     sources: &[Source],
     seeds: &[u64],
@@ -111,7 +113,13 @@ pub fn judge(
             };
         }
     }
-    Verdict::Passed
+    match todo_left(sources) {
+        Some(place) => Verdict::NotYet(format!(
+            "the results are right, but the TODO at {place} is still there: do what it asks, \
+             then delete it"
+        )),
+        None => Verdict::Passed,
+    }
 }
 
 fn panic_message(panic: &Box<dyn std::any::Any + Send>) -> String {
