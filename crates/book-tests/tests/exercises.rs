@@ -3,10 +3,25 @@
 //! `**Your turn:**` paragraph that names its starter files and the judge's command for its
 //! chapter, `cargo run --bin judge -- chNN`; each file or folder it names must exist. A chapter
 //! forked on its own is checked the same way: the test reads whichever chapter folders there are.
+//!
+//! Every `**Your turn:**` paragraph also says first, in one sentence, what the learner writes:
+//! the sentence (up to its first `. ` or `;` outside inline code) begins with one of [`VERBS`],
+//! names a starter file, and is at most [`FIRST_SENTENCE_MAX`] characters long. Where the
+//! starter is and how the judge checks it come after.
 
 use std::path::{Path, PathBuf};
 
 const TURN: &str = "**Your turn:**";
+
+/// The verbs a `**Your turn:**` paragraph may begin with: each names something a learner does
+/// to a starter. "the starter is ..." names a file but not what to do with it.
+const VERBS: [&str; 9] = [
+    "write", "complete", "rewrite", "replace", "change", "add", "make", "answer", "find",
+];
+
+/// The longest first sentence, in characters after `**Your turn:**`: about two lines of a
+/// rendered page, enough for a verb, what it makes and two starter paths.
+const FIRST_SENTENCE_MAX: usize = 200;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
@@ -38,6 +53,50 @@ fn named_paths(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The first sentence of a turn joined into one line, without `**Your turn:**`: up to its first
+/// `. ` or `;` outside inline code (a path's dots are inside it), or the whole turn.
+fn first_sentence(turn: &str) -> &str {
+    let text = turn.strip_prefix(TURN).unwrap_or(turn).trim_start();
+    let mut in_code = false;
+    for (at, c) in text.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            ';' if !in_code => return &text[..at],
+            '.' if !in_code && text[at + 1..].starts_with(' ') => return &text[..at],
+            _ => {}
+        }
+    }
+    text
+}
+
+/// Why the first sentence of `turn` does not say what the learner writes; `None` if it does.
+fn what_to_write(turn: &str) -> Option<String> {
+    let sentence = first_sentence(turn);
+    let starts_with_verb = VERBS.iter().any(|verb| {
+        sentence
+            .strip_prefix(verb)
+            .is_some_and(|rest| rest.starts_with(' '))
+    });
+    if !starts_with_verb {
+        Some(format!(
+            "its first sentence, \"{sentence}\", does not begin with what the learner does \
+             (one of {VERBS:?})"
+        ))
+    } else if named_paths(sentence).is_empty() {
+        Some(format!(
+            "its first sentence, \"{sentence}\", names no starter file to write in"
+        ))
+    } else if sentence.chars().count() > FIRST_SENTENCE_MAX {
+        Some(format!(
+            "its first sentence is {} characters long, more than {FIRST_SENTENCE_MAX}: \
+             \"{sentence}\"",
+            sentence.chars().count()
+        ))
+    } else {
+        None
+    }
+}
+
 /// Whether `path` exists; a `*` in its last part matches any file of that folder.
 fn exists(path: &str) -> bool {
     let full = root().join(path.trim_end_matches('/'));
@@ -58,11 +117,9 @@ fn exists(path: &str) -> bool {
     })
 }
 
-#[test]
-fn every_exercise_names_its_starter_files_and_the_judge() {
+/// The chapter folders of `src/` (`ch01-parallelism`...), each with its pages, in order.
+fn chapters() -> Vec<(String, Vec<PathBuf>)> {
     let src = root().join("src");
-    let mut problems = Vec::new();
-    let mut pages = 0;
     let mut chapters: Vec<PathBuf> = std::fs::read_dir(&src)
         .expect("src/ is readable")
         .flatten()
@@ -74,19 +131,30 @@ fn every_exercise_names_its_starter_files_and_the_judge() {
         })
         .collect();
     chapters.sort();
-    for chapter in chapters {
-        let folder = chapter.file_name().unwrap().to_string_lossy().into_owned();
+    chapters
+        .into_iter()
+        .map(|chapter| {
+            let folder = chapter.file_name().unwrap().to_string_lossy().into_owned();
+            let mut files: Vec<PathBuf> = std::fs::read_dir(&chapter)
+                .expect("a chapter folder is readable")
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.extension().is_some_and(|x| x == "md"))
+                .collect();
+            files.sort();
+            (folder, files)
+        })
+        .collect()
+}
+
+#[test]
+fn every_exercise_names_its_starter_files_and_the_judge() {
+    let mut problems = Vec::new();
+    let mut pages = 0;
+    for (folder, files) in chapters() {
         let number = &folder[..4];
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&chapter)
-            .expect("a chapter folder is readable")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "md"))
-            .filter(|p| !p.ends_with("key-points.md"))
-            .collect();
-        files.sort();
-        for file in files {
-            let page = std::fs::read_to_string(&file).expect("a page is readable");
+        for file in files.iter().filter(|p| !p.ends_with("key-points.md")) {
+            let page = std::fs::read_to_string(file).expect("a page is readable");
             if !page.contains("<summary>Solution") {
                 continue;
             }
@@ -117,6 +185,51 @@ fn every_exercise_names_its_starter_files_and_the_judge() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
     println!("{pages} pages with exercises name their starters and the judge");
+}
+
+#[test]
+fn every_turn_says_first_what_the_learner_writes() {
+    let mut problems = Vec::new();
+    let mut count = 0;
+    for (folder, files) in chapters() {
+        for file in files {
+            let page = std::fs::read_to_string(&file).expect("a page is readable");
+            let name = format!(
+                "src/{folder}/{}",
+                file.file_name().unwrap().to_string_lossy()
+            );
+            for turn in turns(&page) {
+                count += 1;
+                if let Some(why) = what_to_write(&turn) {
+                    problems.push(format!("{name}: a `{TURN}` paragraph: {why}"));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    println!("{count} `{TURN}` paragraphs say first what the learner writes");
+}
+
+#[test]
+fn a_turn_must_begin_with_what_the_learner_writes() {
+    let good = "**Your turn:** write the kernel in `kernels/a.cu`; run `cargo run`.";
+    assert_eq!(first_sentence(good), "write the kernel in `kernels/a.cu`");
+    assert_eq!(what_to_write(good), None);
+    // A path's dots do not end the sentence.
+    let dotted = "**Your turn:** fix `kernels/a.cu`. Then run it.";
+    assert_eq!(first_sentence(dotted), "fix `kernels/a.cu`");
+    for bad in [
+        "**Your turn:** the starter is `kernels/a.cu`; run `cargo run`.",
+        "**Your turn:** writes happen in `kernels/a.cu`.",
+        "**Your turn:** write the kernel. It is in `kernels/a.cu`.",
+    ] {
+        assert!(what_to_write(bad).is_some(), "{bad}");
+    }
+    let long = format!(
+        "**Your turn:** write {} in `kernels/a.cu`.",
+        "x ".repeat(100)
+    );
+    assert!(what_to_write(&long).unwrap().contains("characters long"));
 }
 
 #[test]
