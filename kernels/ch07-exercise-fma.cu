@@ -1,14 +1,15 @@
 // Exercise: "Where do the FMAs come from?" (chapter 7). This is optimisation 6's kernel, three
-// pixels per thread in blocks of 256. Compiled with --fmad=false, the compiler fuses nothing
-// on its own, so only the fused multiply-adds you write yourself stay fused.
-// `cargo run --bin judge -- ch07`. The solution is image_fma_body in ch07-imaging.cu.
+// pixels per thread in blocks of 256, to rewrite in plain C++ with one product per statement.
+// The judge counts the fma.rn.f32 that NVRTC makes of it with --fmad=true, and checks that
+// none is left with --fmad=false (no __fmaf_rn or fmaf of your own).
+// `cargo run --bin judge -- ch07`. The solution is image_split_statements in ch07-imaging.cu.
 
 #define TWO_PI_F 6.28318530717958648f
 #define TILE 256
 #define K 3
 
 extern "C" __global__ void __launch_bounds__(TILE)
-image_fma_3_256(const float *ls, const float *ms, const float *ns, int n_px, const float *us,
+image_split_statements(const float *ls, const float *ms, const float *ns, int n_px, const float *us,
                 const float *vs, const float *ws, const float2 *vis, int n_vis, float inv_n,
                 float2 *img)
 {
@@ -35,8 +36,8 @@ image_fma_3_256(const float *ls, const float *ms, const float *ns, int n_px, con
             float4 b = uvw_tile[k];
             float2 v = vis_tile[k];
             for (int i = 0; i < K; ++i) {
-                // TODO: write the phase and the four products of the complex update as
-                // __fmaf_rn(a, b, c) = a*b + c, each product added straight into its sum.
+                // TODO: write the complex update with plain operators, one product per
+                // statement, each added to or subtracted from its sum.
                 float phase = b.x * l[i] + b.y * m[i] + b.z * nd[i];
                 float s, c;
                 __sincosf(phase, &s, &c);
