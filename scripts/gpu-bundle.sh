@@ -12,7 +12,9 @@ cargo build -q -p checker --bin check-case
 bins=$(target/debug/check-case --bins $cases | sort -u)
 args=()
 for b in $bins; do args+=(--bin "$b"); done
-cargo build --release -p course "${args[@]}"
+# The programs are the course's, and one is a crate of its own: cudarc_alone (crates/cudarc-alone),
+# the program with cudarc and nothing else. `--bin` finds each in whichever package has it.
+cargo build --release -p course -p cudarc-alone "${args[@]}"
 cargo build --release -p checker --bin gpu-check
 
 rm -rf gpu-bundle && mkdir -p gpu-bundle/bin gpu-bundle/cases

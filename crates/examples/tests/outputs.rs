@@ -25,6 +25,36 @@ use protocol::Missing;
 /// Programs whose output counts something over the whole course.
 const COURSE_WIDE: [&str; 1] = ["unsafe_count"];
 
+/// Programs of the book that are crates of their own, with the package of each. `cargo test -p
+/// course` builds only this crate's programs, so their case builds them first.
+const OWN_CRATES: [(&str, &str); 1] = [("cudarc_alone", "cudarc-alone")];
+
+/// Build the program `bin` of another package into this test's target folder, when cargo runs
+/// this test (a test binary run alone, as on the GPU machine, uses what is there). Nothing
+/// happens for the course's own programs.
+fn build_own_crate(bin: &str) -> Result<(), String> {
+    let Some((_, package)) = OWN_CRATES.iter().find(|(b, _)| *b == bin) else {
+        return Ok(());
+    };
+    let Ok(cargo) = std::env::var("CARGO") else {
+        return Ok(());
+    };
+    let release = bin_dir().file_name().is_some_and(|d| d == "release");
+    let mut cmd = std::process::Command::new(cargo);
+    cmd.args(["build", "--quiet", "-p", package, "--bin", bin]);
+    if release {
+        cmd.arg("--release");
+    }
+    let out = cmd.output().map_err(|e| format!("cannot run cargo: {e}"))?;
+    match out.status.success() {
+        true => Ok(()),
+        false => Err(format!(
+            "`cargo build -p {package} --bin {bin}` failed:\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        )),
+    }
+}
+
 fn bin_dir() -> PathBuf {
     // This test runs from target/<profile>/deps; cargo builds the programs one folder up.
     let exe = std::env::current_exe().expect("the test knows its own path");
@@ -83,6 +113,7 @@ fn output_trial(path: PathBuf, root: &Path) -> Trial {
             print!("{} masked, against {}: ", compared.masked, sibling.name);
             return Ok(Completion::Completed);
         }
+        build_own_crate(&case.bin)?;
         let run = case.run(&bin_dir(), &[])?;
         // No GPU (77), too little GPU memory (78), too few GPUs (79): a skip with its name,
         // unless the case's recording shows that very refusal.
