@@ -1,8 +1,8 @@
 //! Draws chapter 8's figures, one per run, named by its first argument: `double-buffering`
-//! (feeding.md). Prints the SVG.
+//! (feeding.md), `look-back` (scan.md). Prints the SVG.
 use course::plot::{Drawing, IDLE, PALE};
 
-const FIGURES: [&str; 1] = ["double-buffering"];
+const FIGURES: [&str; 2] = ["double-buffering", "look-back"];
 
 fn main() {
     let name = course::cli::parse("Draws one of chapter 8's figures (SVG).", |args| {
@@ -15,6 +15,7 @@ fn main() {
         ))
     };
     let drawing = match name.as_str() {
+        "look-back" => look_back(),
         _ => double_buffering(),
     };
     println!("<!-- drawn by `figures_ch08 {name}` -->");
@@ -151,5 +152,196 @@ fn double_buffering() -> Drawing {
         "start",
         "The bars show the order of the stages, not measured times.",
     );
+    d
+}
+
+/// The look-back of `scan_lookback` (kernels/ch08-scan.cu) for tile 40 of a scan of all ones:
+/// tiles of 5120 elements (128 threads, 40 each), so every aggregate is 5120. Warp 0 of tile 40
+/// reads the status words of tiles 8 to 39, one per lane; the nearest PREFIX and the
+/// aggregates after it make the tile's exclusive prefix. The sum is computed here, as the
+/// protocol does it, from the states drawn.
+fn look_back() -> Drawing {
+    const TILE: u32 = 128 * 40;
+    const ME: usize = 40;
+    const LEFT: f64 = 90.0;
+    const CELL: f64 = 21.0;
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Empty,
+        Aggregate,
+        Prefix,
+    }
+    let first = ME - 32;
+    // What each tile has published when tile 40 looks: the far tiles have their prefixes, tile
+    // 30's block has not yet finished its own look-back, the last few have only aggregates,
+    // and tile 39 has published nothing yet.
+    let state = |tile: usize| match tile {
+        30 | 35..=38 => State::Aggregate,
+        39 => State::Empty,
+        _ if tile < ME => State::Prefix,
+        _ => State::Aggregate, // tile 40 published its aggregate before looking back
+    };
+    let value = |tile: usize| match state(tile) {
+        State::Prefix => TILE * (tile as u32 + 1),
+        _ => TILE,
+    };
+    let letter = |s: State| match s {
+        State::Empty => "–",
+        State::Aggregate => "A",
+        State::Prefix => "P",
+    };
+    let fill = |s: State| match s {
+        State::Empty => "white",
+        State::Aggregate => PALE[0],
+        State::Prefix => PALE[2],
+    };
+    // The ballot, once lane 31 has waited for tile 39 (which then publishes its aggregate).
+    let seen = |lane: usize| match state(first + lane) {
+        State::Empty => State::Aggregate,
+        s => s,
+    };
+    let nearest = (0..32)
+        .rev()
+        .find(|&l| seen(l) == State::Prefix)
+        .unwrap_or(0);
+    let terms: Vec<(State, u32)> = (nearest..32).map(|l| (seen(l), value(first + l))).collect();
+    let prefix = terms.iter().fold(0u32, |s, t| s.wrapping_add(t.1));
+    assert_eq!(
+        prefix,
+        TILE * ME as u32,
+        "the look-back must give the tile's exclusive prefix"
+    );
+
+    let x = |lane: usize| LEFT + lane as f64 * CELL;
+    let mut d = Drawing::new(
+        880.0,
+        472.0,
+        "The look-back of tile 40: 32 status words, one per lane",
+    );
+    d.text(10.0, 61.0, "start", "A status word:");
+    d.cell(
+        (190.0, 44.0, 260.0, 26.0),
+        "white",
+        12.0,
+        "value: bits 63 to 32",
+    );
+    d.cell((450.0, 44.0, 120.0, 26.0), IDLE, 12.0, "bits 31 to 2: 0");
+    d.cell(
+        (570.0, 44.0, 140.0, 26.0),
+        "white",
+        12.0,
+        "state: bits 1 to 0",
+    );
+    for (at, s, what) in [
+        (190.0, State::Empty, "EMPTY: nothing published"),
+        (390.0, State::Aggregate, "AGGREGATE: the tile's own sum"),
+        (620.0, State::Prefix, "PREFIX: the sum to the tile's end"),
+    ] {
+        d.cell((at, 82.0, 20.0, 20.0), fill(s), 12.0, letter(s));
+        d.text(at + 26.0, 96.0, "start", what);
+    }
+
+    // The window, its tiles, their states and lanes, and the ballot.
+    let (top, right) = (x(0), x(32));
+    d.text(
+        (top + right) / 2.0,
+        128.0,
+        "middle",
+        &format!(
+            "tile {ME}'s window: tiles {first} to {}, one per lane of its warp 0",
+            ME - 1
+        ),
+    );
+    d.line((top, 134.0), (right, 134.0), "#333");
+    d.line((top, 134.0), (top, 140.0), "#333");
+    d.line((right, 134.0), (right, 140.0), "#333");
+    for (y, label) in [
+        (156.0, "tile"),
+        (178.0, "state"),
+        (206.0, "lane"),
+        (232.0, "P? (ballot)"),
+    ] {
+        d.text(LEFT - 8.0, y, "end", label);
+    }
+    for lane in 0..32 {
+        let tile = first + lane;
+        let cx = x(lane) + CELL / 2.0;
+        d.text(cx, 156.0, "middle", &tile.to_string());
+        d.cell(
+            (x(lane), 162.0, CELL, 24.0),
+            fill(state(tile)),
+            12.0,
+            letter(state(tile)),
+        );
+        d.text(cx, 206.0, "middle", &lane.to_string());
+        let bit = u8::from(seen(lane) == State::Prefix);
+        d.text(cx, 232.0, "middle", &bit.to_string());
+    }
+    let mine = right + 18.0;
+    d.text(mine + 20.0, 156.0, "middle", &ME.to_string());
+    d.cell(
+        (mine, 162.0, 40.0, 24.0),
+        fill(state(ME)),
+        12.0,
+        letter(state(ME)),
+    );
+
+    // Below the ballot: which lanes count, and the sum they make.
+    let brace = |d: &mut Drawing, from: f64, to: f64| {
+        d.line((from + 2.0, 242.0), (from + 2.0, 248.0), "#333");
+        d.line((from + 2.0, 248.0), (to - 2.0, 248.0), "#333");
+        d.line((to - 2.0, 242.0), (to - 2.0, 248.0), "#333");
+    };
+    brace(&mut d, x(0), x(nearest));
+    d.text(
+        (x(0) + x(nearest)) / 2.0,
+        264.0,
+        "middle",
+        &format!("not added: tile {}'s PREFIX covers them", first + nearest),
+    );
+    brace(&mut d, x(nearest), x(32));
+    d.text(x(32) + 8.0, 252.0, "start", "added");
+    let sum_y = 300.0;
+    let mut at = 360.0;
+    for (i, (s, v)) in terms.iter().enumerate() {
+        if i > 0 {
+            d.text(at + 8.0, sum_y + 17.0, "middle", "+");
+            at += 16.0;
+        }
+        let w = if *s == State::Prefix { 64.0 } else { 48.0 };
+        let lane = nearest + i;
+        d.line((x(lane) + CELL / 2.0, 250.0), (at + w / 2.0, sum_y), "#333");
+        d.cell((at, sum_y, w, 24.0), fill(*s), 12.0, &v.to_string());
+        at += w;
+    }
+    d.text(at + 8.0, sum_y + 17.0, "middle", "=");
+    d.cell(
+        (at + 16.0, sum_y, 64.0, 24.0),
+        "white",
+        12.0,
+        &prefix.to_string(),
+    );
+    let notes = [
+        format!(
+            "Input: all ones. A tile holds {TILE} elements (128 threads, 40 each), so every aggregate is {TILE}."
+        ),
+        format!(
+            "{prefix} = {ME} × {TILE}, the sum of everything before tile {ME}. Tile {ME}, which published A {TILE}"
+        ),
+        format!("before looking back, now publishes P {}.", prefix + TILE),
+        format!(
+            "Lane 31 read tile {}'s word as EMPTY: it reads again until the tile publishes A {TILE}.",
+            ME - 1
+        ),
+        format!(
+            "With no P in the window, the warp would add all 32 values and read tiles −{} to {} next;",
+            32 - first,
+            first - 1
+        ),
+        "a tile below 0 counts as a PREFIX of 0.".to_string(),
+    ];
+    for (i, note) in notes.iter().enumerate() {
+        d.text(10.0, 356.0 + 20.0 * i as f64, "start", note);
+    }
     d
 }
