@@ -1,8 +1,8 @@
 //! Draws chapter 8's figures, one per run, named by its first argument: `double-buffering`
-//! (feeding.md), `look-back` (scan.md). Prints the SVG.
-use course::plot::{Drawing, IDLE, PALE};
+//! (feeding.md), `look-back` (scan.md), `sort-passes` (sort.md). Prints the SVG.
+use course::plot::{COLOURS, Drawing, IDLE, PALE};
 
-const FIGURES: [&str; 2] = ["double-buffering", "look-back"];
+const FIGURES: [&str; 3] = ["double-buffering", "look-back", "sort-passes"];
 
 fn main() {
     let name = course::cli::parse("Draws one of chapter 8's figures (SVG).", |args| {
@@ -16,6 +16,7 @@ fn main() {
     };
     let drawing = match name.as_str() {
         "look-back" => look_back(),
+        "sort-passes" => sort_passes(),
         _ => double_buffering(),
     };
     println!("<!-- drawn by `figures_ch08 {name}` -->");
@@ -342,6 +343,220 @@ fn look_back() -> Drawing {
     ];
     for (i, note) in notes.iter().enumerate() {
         d.text(10.0, 356.0 + 20.0 * i as f64, "start", note);
+    }
+    d
+}
+
+/// The radix sort of sort.md: four passes over the 8-bit digits of a u32 key, and the status
+/// words of pass 1 (kernels/ch08-sort.cu) for a sort of 4 tiles of 4096 keys, the first keys
+/// that `radix_sort` draws from its default seed. The counts are those keys' own; the states
+/// are one moment of the pass, drawn by hand; every value follows from the counts as
+/// `digit_look_back` computes it.
+fn sort_passes() -> Drawing {
+    const TILE: usize = 256 * 16;
+    const TILES: usize = 4;
+    const SHOWN: [usize; 5] = [0, 1, 2, 3, 255];
+    let mut rng = course::random::Rng::new(course::cli::DEFAULT_SEED);
+    let keys: Vec<u32> = (0..TILE * TILES)
+        .map(|_| (rng.next_u64() >> 32) as u32)
+        .collect();
+    let mut count = [[0u32; 256]; TILES];
+    for (i, key) in keys.iter().enumerate() {
+        count[i / TILE][(key & 255) as usize] += 1;
+    }
+    // Keys with a smaller digit, over all keys: what the histogram gives pass 1.
+    let smaller: Vec<u32> = (0..256)
+        .map(|d| {
+            (0..d)
+                .map(|e| (0..TILES).map(|t| count[t][e]).sum::<u32>())
+                .sum()
+        })
+        .collect();
+    let prefix = |tile: usize, d: usize| smaller[d] + (0..=tile).map(|t| count[t][d]).sum::<u32>();
+    #[derive(Clone, Copy, PartialEq)]
+    enum State {
+        Empty,
+        Aggregate,
+        Prefix,
+    }
+    // One moment of the pass: tile 0 is done, tile 1 and 2 partly, tile 3 has published its
+    // counts and is looking back.
+    let state = |tile: usize, d: usize| match (tile, d) {
+        (0, _) | (1, 0 | 1 | 3 | 255) | (2, 0) | (3, 0) => State::Prefix,
+        (2, 3) => State::Empty,
+        _ => State::Aggregate,
+    };
+    let word = |tile: usize, d: usize| match state(tile, d) {
+        State::Empty => "–".to_string(),
+        State::Aggregate => format!("A {}", count[tile][d]),
+        State::Prefix => format!("P {}", prefix(tile, d)),
+    };
+    let fill = |s: State| match s {
+        State::Empty => "white",
+        State::Aggregate => PALE[0],
+        State::Prefix => PALE[2],
+    };
+    // Thread 2 of tile 3, as digit_look_back walks: back one tile at a time until a PREFIX.
+    const WALKER: (usize, usize) = (3, 2);
+    let mut walked = Vec::new();
+    let mut before = 0u32;
+    for t in (0..WALKER.0).rev() {
+        let s = state(t, WALKER.1);
+        assert!(s != State::Empty, "the walk drawn must not wait");
+        before += if s == State::Prefix {
+            prefix(t, WALKER.1)
+        } else {
+            count[t][WALKER.1]
+        };
+        walked.push(t);
+        if s == State::Prefix {
+            break;
+        }
+    }
+    assert_eq!(
+        before,
+        prefix(WALKER.0 - 1, WALKER.1),
+        "the walk must reach where the tile's first key of the digit goes"
+    );
+
+    let mut d = Drawing::new(
+        860.0,
+        580.0,
+        "Radix sort: four passes of 8 bits, and the status words of one pass",
+    );
+    // The passes: the buffers the keys move through, and the byte of a key each pass reads.
+    let key = keys[0];
+    d.text(
+        30.0,
+        54.0,
+        "start",
+        "radix_histogram first reads every key once and counts all four digits: 4 × 256 counts.",
+    );
+    d.text(
+        30.0,
+        76.0,
+        "start",
+        &format!("Then one pass per digit, least significant first. The first key, 0x{key:08X}:"),
+    );
+    let (box_w, gap) = (96.0, 84.0);
+    let at = |i: usize| 30.0 + i as f64 * (box_w + gap);
+    for (i, name) in ["keys", "spare", "output", "spare", "output"]
+        .iter()
+        .enumerate()
+    {
+        d.cell((at(i), 92.0, box_w, 40.0), IDLE, 12.0, name);
+    }
+    for pass in 0..4 {
+        let (from, to) = (at(pass) + box_w, at(pass + 1));
+        d.text(
+            (from + to) / 2.0,
+            104.0,
+            "middle",
+            &format!("pass {}", pass + 1),
+        );
+        d.arrow((from + 4.0, 112.0), (to - 4.0, 112.0), "#333");
+        for byte in 0..4 {
+            let shift = 24 - 8 * byte;
+            let fill = if shift == 8 * pass { PALE[3] } else { "white" };
+            let x = from + 4.0 + byte as f64 * 19.0;
+            d.cell(
+                (x, 122.0, 19.0, 20.0),
+                fill,
+                12.0,
+                &format!("{:02X}", (key >> shift) & 255),
+            );
+        }
+        d.text(
+            (from + to) / 2.0,
+            160.0,
+            "middle",
+            &format!("shift {}", 8 * pass),
+        );
+    }
+
+    // Pass 1's status words: tiles down, digits across.
+    d.text(
+        10.0,
+        196.0,
+        "start",
+        &format!(
+            "Pass 1 on {} keys: {TILES} tiles of {TILE} (256 threads × 16). Thread d of a tile looks back for digit d.",
+            TILE * TILES
+        ),
+    );
+    let (left, col, cw) = (200.0, 88.0, 82.0);
+    let cx = |c: usize| left + c as f64 * col;
+    let row_y = |r: usize| 262.0 + r as f64 * 40.0;
+    for (c, digit) in SHOWN.iter().enumerate() {
+        let c = if *digit == 255 { c + 1 } else { c };
+        d.text(cx(c) + cw / 2.0, 224.0, "middle", &format!("digit {digit}"));
+        d.cell(
+            (cx(c), 230.0, cw, 24.0),
+            "white",
+            12.0,
+            &smaller[*digit].to_string(),
+        );
+        for t in 0..TILES {
+            let s = state(t, *digit);
+            d.cell((cx(c), row_y(t), cw, 26.0), fill(s), 12.0, &word(t, *digit));
+        }
+    }
+    d.text(cx(4) + cw / 2.0, 224.0, "middle", "…");
+    d.text(left - 10.0, 247.0, "end", "keys with a smaller digit");
+    for t in 0..TILES {
+        d.text(left - 10.0, row_y(t) + 18.0, "end", &format!("tile {t}"));
+        d.text(cx(4) + cw / 2.0, row_y(t) + 18.0, "middle", "…");
+    }
+    // The walk of thread 2 of tile 3, drawn up its column's left edge.
+    let wx = cx(WALKER.1) + 10.0;
+    for &t in &walked {
+        d.arrow((wx, row_y(t + 1)), (wx, row_y(t) + 26.0), COLOURS[1]);
+    }
+    let (t0, t1, t2) = (walked[2], walked[1], walked[0]);
+    let notes = [
+        format!(
+            "Thread {} of tile {} walks back: A {} (tile {t2}) + A {} (tile {t1}) + P {} (tile {t0}) = {before},",
+            WALKER.1,
+            WALKER.0,
+            count[t2][WALKER.1],
+            count[t1][WALKER.1],
+            prefix(t0, WALKER.1)
+        ),
+        format!(
+            "the place of the tile's first key with digit {}; it then publishes P {}, where digit {}'s keys start.",
+            WALKER.1,
+            before + count[WALKER.0][WALKER.1],
+            WALKER.1 + 1
+        ),
+        "Thread 3 of tile 3 waits: tile 2 has published nothing for digit 3 yet.".to_string(),
+        "Each column is a scan of its own; every PREFIX is a place in the output.".to_string(),
+    ];
+    for (at, s, what) in [
+        (10.0, State::Empty, "nothing yet"),
+        (130.0, State::Aggregate, "AGGREGATE: the tile's count"),
+        (
+            360.0,
+            State::Prefix,
+            "PREFIX: the count to the tile's end, from the output's start",
+        ),
+    ] {
+        d.rect(at, 428.0, 20.0, 20.0, fill(s));
+        d.text(
+            at + 10.0,
+            442.0,
+            "middle",
+            if s == State::Empty { "–" } else { &what[..1] },
+        );
+        d.text(at + 26.0, 442.0, "start", what);
+    }
+    d.text(
+        10.0,
+        470.0,
+        "start",
+        "A status word is 32 bits: the state in the top 2, the count in the low 30.",
+    );
+    for (i, note) in notes.iter().enumerate() {
+        d.text(10.0, 494.0 + 22.0 * i as f64, "start", note);
     }
     d
 }
