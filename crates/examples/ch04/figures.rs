@@ -3,7 +3,7 @@
 use course::plot::{COLOURS, Drawing, IDLE, PALE};
 
 /// The figures, by the name the command line takes.
-const FIGURES: &[&str] = &["matmul-threads", "launch-contract"];
+const FIGURES: &[&str] = &["matmul-threads", "launch-contract", "grid-stride"];
 
 fn main() {
     let name = course::cli::parse("Draws one of chapter 4's figures (SVG).", |args| {
@@ -18,6 +18,7 @@ fn main() {
     let drawing = match name.as_str() {
         "matmul-threads" => matmul_threads(),
         "launch-contract" => launch_contract(),
+        "grid-stride" => grid_stride(),
         _ => unreachable!("`choice` accepts only the names in FIGURES"),
     };
     println!("<!-- drawn by `figures_ch04 {name}` -->");
@@ -351,5 +352,152 @@ fn launch_contract() -> Drawing {
     for (k, clause) in clauses.iter().enumerate() {
         d.text(52.0, 392.0 + 19.0 * k as f64, "start", clause);
     }
+    d
+}
+
+/// `grid-stride`'s small grid: blocks of threads and the array they stride over.
+const GS_BLOCKS: usize = 2;
+const GS_THREADS: usize = 4;
+const GS_N: usize = 20;
+/// Light fills, one per thread of the small grid, in the order of [`COLOURS`].
+const THREAD_FILLS: [&str; 8] = [
+    "#aec7e8", "#ff9896", "#98df8a", "#ffbb78", "#c5b0d5", "#c49c94", "#f7b6d2", "#9edae5",
+];
+
+/// `adder_grid_stride` on 2 blocks of 4 threads and 20 elements: each element in the colour of
+/// the thread that adds it, thread 1's steps of one grid marked, and the page's own grid from
+/// `grid_stride`'s recording below.
+fn grid_stride() -> Drawing {
+    let text = include_str!("grid_stride.gpu.txt");
+    let n: usize = text
+        .split("n = ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|w| w.parse().ok())
+        .unwrap_or_else(|| course::cli::fail("grid_stride's recording has no `n = N`"));
+    let (blocks, threads): (usize, usize) = text
+        .lines()
+        .find(|line| line.starts_with("8 blocks per SM"))
+        .map(|line| line.split_whitespace().skip(4).take(2).collect::<Vec<_>>())
+        .and_then(|w| Some((w.first()?.parse().ok()?, w.get(1)?.parse().ok()?)))
+        .unwrap_or_else(|| course::cli::fail("grid_stride's recording has no `8 blocks per SM`"));
+    let stride = GS_BLOCKS * GS_THREADS;
+    // What each thread of the small grid visits: i = its index, then one stride on, while i < n.
+    let owner = |i: usize| i % stride;
+    let past = GS_N.div_ceil(stride) * stride; // where the last pass's threads stop
+
+    let (cell, left) = (28.0, 150.0);
+    let at = |i: usize| left + i as f64 * cell;
+    let mut d = Drawing::new(
+        at(past) + 40.0,
+        360.0,
+        &format!(
+            "A grid-stride loop: {GS_BLOCKS} blocks of {GS_THREADS} threads over {GS_N} elements"
+        ),
+    );
+    // The grid, each thread over the element it takes first.
+    for b in 0..GS_BLOCKS {
+        let (x0, x1) = (at(b * GS_THREADS), at((b + 1) * GS_THREADS));
+        d.text((x0 + x1) / 2.0, 52.0, "middle", &format!("block {b}"));
+        bracket(&mut d, x0 + 2.0, x1 - 2.0, 58.0);
+    }
+    d.text(left - 10.0, 83.0, "end", "thread: grid_1d()");
+    for (t, fill) in THREAD_FILLS.iter().enumerate().take(stride) {
+        d.cell((at(t), 64.0, cell, 26.0), fill, 12.0, &t.to_string());
+        d.arrow(
+            (at(t) + cell / 2.0, 90.0),
+            (at(t) + cell / 2.0, 138.0),
+            "#555",
+        );
+    }
+    d.text(
+        at(stride) + 8.0,
+        118.0,
+        "start",
+        "first pass: i = grid_1d()",
+    );
+
+    // The array, and the indices where the last pass's extra threads stop.
+    let y = 140.0;
+    d.text(left - 10.0, y + 19.0, "end", "zs[i], xs[i], ys[i]");
+    for i in 0..past {
+        let fill = if i < GS_N {
+            THREAD_FILLS[owner(i)]
+        } else {
+            IDLE
+        };
+        d.cell((at(i), y, cell, 26.0), fill, 12.0, &i.to_string());
+    }
+    d.text(
+        (at(GS_N) + at(past)) / 2.0,
+        y - 8.0,
+        "middle",
+        &format!("i ≥ n = {GS_N}"),
+    );
+
+    // Thread 1's steps, one grid apart, under the array.
+    let shown = 1;
+    let mut i = shown;
+    while i + stride < past {
+        let (from, to) = (at(i) + cell / 2.0, at(i + stride) + cell / 2.0);
+        let low = y + 52.0;
+        d.line((from, y + 28.0), (from, low), COLOURS[shown]);
+        d.line((from, low), (to, low), COLOURS[shown]);
+        d.arrow((to, low), (to, y + 30.0), COLOURS[shown]);
+        d.text(
+            (from + to) / 2.0,
+            low + 16.0,
+            "middle",
+            &format!("i += {stride}"),
+        );
+        i += stride;
+    }
+    d.text(
+        left,
+        y + 96.0,
+        "start",
+        &format!(
+            "thread {shown} adds elements {shown}, {}, {}; its next i, {}, is past the end",
+            shown + stride,
+            shown + 2 * stride,
+            shown + 3 * stride
+        ),
+    );
+    d.text(
+        left,
+        y + 116.0,
+        "start",
+        &format!(
+            "the step, gridsize_1d() = gridDim.x × blockDim.x = {GS_BLOCKS} × {GS_THREADS} = {stride}"
+        ),
+    );
+    d.text(
+        left,
+        y + 136.0,
+        "start",
+        &format!(
+            "in the last pass, threads {} to {} find i ≥ n and leave the loop at once",
+            GS_N % stride,
+            stride - 1
+        ),
+    );
+
+    // The page's own grid, from the recording.
+    let (fewest, most) = (n / threads, n.div_ceil(threads));
+    d.text(
+        left,
+        y + 176.0,
+        "start",
+        &format!(
+            "the page's 8 blocks per SM: {blocks} blocks of {} threads, a step of {threads},",
+            threads / blocks
+        ),
+    );
+    d.text(
+        left,
+        y + 196.0,
+        "start",
+        &format!("over n = {n}: each thread adds {fewest} or {most} elements"),
+    );
     d
 }
