@@ -288,13 +288,20 @@ fn programs(root: &Path) -> Result<Vec<String>, String> {
         {
             let file = file.file_name().to_string_lossy().into_owned();
             if let Some(stem) = file.strip_suffix(".rs") {
+                // A chapter's figures are drawn by one program, chNN/figures.rs, named
+                // figures_chNN so that the chapters' programs do not share one name.
+                let stem = if stem == "figures" {
+                    format!("figures_{name}")
+                } else {
+                    stem.to_string()
+                };
                 let entry = format!("name = \"{stem}\"\npath = \"{name}/{file}\"");
                 if !manifest.contains(&entry) {
                     return Err(format!(
                         "{name}/{file} has no [[bin]] entry `{entry}` in crates/examples/Cargo.toml"
                     ));
                 }
-                found.push(stem.to_string());
+                found.push(stem);
             }
         }
     }
