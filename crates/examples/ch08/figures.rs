@@ -1,8 +1,9 @@
 //! Draws chapter 8's figures, one per run, named by its first argument: `double-buffering`
-//! (feeding.md), `look-back` (scan.md), `sort-passes` (sort.md). Prints the SVG.
+//! (feeding.md), `look-back` (scan.md), `sort-passes` (sort.md), `gemm-tiles`
+//! (register-blocking.md). Prints the SVG.
 use course::plot::{COLOURS, Drawing, IDLE, PALE};
 
-const FIGURES: [&str; 3] = ["double-buffering", "look-back", "sort-passes"];
+const FIGURES: [&str; 4] = ["double-buffering", "look-back", "sort-passes", "gemm-tiles"];
 
 fn main() {
     let name = course::cli::parse("Draws one of chapter 8's figures (SVG).", |args| {
@@ -15,6 +16,7 @@ fn main() {
         ))
     };
     let drawing = match name.as_str() {
+        "gemm-tiles" => gemm_tiles(),
         "look-back" => look_back(),
         "sort-passes" => sort_passes(),
         _ => double_buffering(),
@@ -558,5 +560,167 @@ fn sort_passes() -> Drawing {
     for (i, note) in notes.iter().enumerate() {
         d.text(10.0, 494.0 + 22.0 * i as f64, "start", note);
     }
+    d
+}
+
+/// `sgemm_2d_blocking` (kernels/ch08-sgemm.cu): one block's 128 × 128 tile of C, the 128 × 8
+/// strip of A and the 8 × 128 strip of B it holds in shared memory for one step of its loop over
+/// k, and one thread's 8 × 8 square of C with the rows of A and columns of B that square needs.
+/// Two units per element.
+fn gemm_tiles() -> Drawing {
+    const TILE: usize = 128; // the block's tile of C, and the strips' long side
+    const STRIP: usize = 8; // the strips' short side: one step along k
+    const SQUARE: usize = 8; // one thread's square
+    const THREADS: usize = 256;
+    const U: f64 = 2.0;
+    let per_row = TILE / SQUARE; // 16 squares across the tile
+    assert_eq!(per_row * per_row, THREADS, "one square per thread");
+    // Thread t's square starts at row (t / 16) * 8 and column (t % 16) * 8 of the tile.
+    let t = 37;
+    let (row8, col8) = ((t / per_row) * SQUARE, (t % per_row) * SQUARE);
+    let side = TILE as f64 * U;
+    let (cx, cy) = (330.0, 262.0);
+    let k_shown = 130.0 * U; // how much of k each band draws
+    let k0 = 48.0 * U; // where this step's strip sits along k
+    let (ax, by) = (cx - 30.0 - k_shown, cy - 30.0 - k_shown * 0.62);
+    let b_len = cy - 30.0 - by;
+    let strip = STRIP as f64 * U;
+    let sq = SQUARE as f64 * U;
+    let mut d = Drawing::new(
+        870.0,
+        625.0,
+        &format!(
+            "One block of sgemm_2d_blocking: a {TILE} × {TILE} tile of C, {THREADS} threads, {SQUARE} × {SQUARE} each"
+        ),
+    );
+
+    // A: the block's 128 rows, along k; B: its 128 columns, down k. This step's strips.
+    d.rect(ax, cy, k_shown, side, IDLE);
+    d.rect(cx, by, side, b_len, IDLE);
+    d.rect(ax + k0, cy, strip, side, PALE[0]);
+    d.rect(cx, by + k0, side, strip, PALE[3]);
+    d.arrow(
+        (ax + k0 + strip + 6.0, cy + side + 34.0),
+        (ax + k0 + strip + 46.0, cy + side + 34.0),
+        "#333",
+    );
+    d.text(ax + k0 + strip + 52.0, cy + side + 38.0, "start", "next k0");
+    d.arrow(
+        (cx + side + 14.0, by + k0 + strip + 6.0),
+        (cx + side + 14.0, by + k0 + strip + 46.0),
+        "#333",
+    );
+    d.text(cx + side + 22.0, by + k0 + strip + 30.0, "start", "next k0");
+    d.text(
+        ax,
+        cy + side + 16.0,
+        "start",
+        &format!("A: the block's {TILE} rows, along k"),
+    );
+    d.text(
+        cx + side + 8.0,
+        by + 14.0,
+        "start",
+        &format!("B: the block's {TILE} columns, down k"),
+    );
+
+    // C: the block's tile, in 16 × 16 squares, one per thread.
+    d.rect(cx, cy, side, side, PALE[2]);
+    for s in 1..per_row {
+        let o = s as f64 * sq;
+        d.line((cx + o, cy), (cx + o, cy + side), "white");
+        d.line((cx, cy + o), (cx + side, cy + o), "white");
+    }
+    d.rect(cx, cy, side, side, "none");
+
+    // Thread t: its square of C, and the 8 rows of A's strip and 8 columns of B's it needs.
+    let (sx, sy) = (cx + col8 as f64 * U, cy + row8 as f64 * U);
+    d.rect(sx, sy, sq, sq, COLOURS[1]);
+    d.rect(ax + k0, sy, strip, sq, COLOURS[1]);
+    d.rect(sx, by + k0, sq, strip, COLOURS[1]);
+    d.dashed(
+        (ax + k0 + strip, sy + sq / 2.0),
+        (cx, sy + sq / 2.0),
+        COLOURS[1],
+    );
+    d.dashed(
+        (sx + sq / 2.0, by + k0 + strip),
+        (sx + sq / 2.0, cy),
+        COLOURS[1],
+    );
+
+    // Labels, outside the tiles.
+    let note = |d: &mut Drawing, x: f64, y: f64, lines: &[String]| {
+        for (k, line) in lines.iter().enumerate() {
+            d.text(x, y + 17.0 * k as f64, "start", line);
+        }
+    };
+    note(
+        &mut d,
+        ax,
+        by + 20.0,
+        &[
+            format!("as[{TILE}][{STRIP}] in shared memory:"),
+            format!(
+                "A's {TILE} × {STRIP} strip, columns k0 to k0 + {}",
+                STRIP - 1
+            ),
+            "one step along k".to_string(),
+        ],
+    );
+    d.arrow(
+        (ax + 40.0, by + 66.0),
+        (ax + k0 + strip / 2.0, cy - 4.0),
+        "#333",
+    );
+    note(
+        &mut d,
+        cx + side + 34.0,
+        by + k0 - 8.0,
+        &[
+            format!("bs[{STRIP}][{TILE}] in shared memory:"),
+            format!("B's {STRIP} × {TILE} strip, rows k0 to k0 + {}", STRIP - 1),
+        ],
+    );
+    note(
+        &mut d,
+        cx + side + 34.0,
+        cy + 20.0,
+        &[
+            format!("thread {t}: the {SQUARE} × {SQUARE} square at"),
+            format!("row {row8}, column {col8} of the tile,"),
+            format!("its {} sums in acc[{SQUARE}][{SQUARE}],", SQUARE * SQUARE),
+            "in registers".to_string(),
+        ],
+    );
+    d.arrow(
+        (cx + side + 30.0, cy + 26.0),
+        (sx + sq + 3.0, sy + sq / 2.0),
+        "#333",
+    );
+    note(
+        &mut d,
+        cx + side + 34.0,
+        cy + 120.0,
+        &[
+            format!("C: the block's {TILE} × {TILE} tile,"),
+            format!("{per_row} × {per_row} squares, one per thread"),
+        ],
+    );
+    note(
+        &mut d,
+        ax,
+        cy + side + 66.0,
+        &[
+            format!(
+                "Red: thread {t}'s square, and the {SQUARE} rows of A's strip and {SQUARE} columns of B's strip that it needs."
+            ),
+            format!(
+                "Per step along k: {} values read from shared memory for {} multiply-adds.",
+                2 * SQUARE,
+                SQUARE * SQUARE
+            ),
+        ],
+    );
     d
 }
