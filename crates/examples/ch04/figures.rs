@@ -233,13 +233,32 @@ fn bracket(d: &mut Drawing, x0: f64, x1: f64, y: f64) {
     d.line((x1, y), (x1, y + 6.0), "#333");
 }
 
-/// The adder's launch in adder_gpu (its default length, blocks of 256 threads) against its
-/// contract: the launch's `grid`, `block` and `threads`, the array's `n`, and the threads past
-/// it, with the last warp drawn large.
+/// The recording whose launch `launch-contract` draws.
+const ADDER_RECORDING: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/ch04/adder_gpu.gpu.txt");
+
+/// The adder's launch as adder_gpu's recording prints it (its default length, blocks of 256
+/// threads) against its contract: the launch's `grid`, `block` and `threads`, the array's `n`,
+/// and the threads past it, with the last warp drawn large.
 fn launch_contract() -> Drawing {
-    let (n, block) = (1000usize, 256usize);
-    let grid = n.div_ceil(block);
-    let threads = grid * block;
+    // `grid: 4 blocks of 256 threads = 1024 threads for 1000 elements`
+    let text = course::plot::read_recording(ADDER_RECORDING);
+    let numbers: Vec<usize> = text
+        .lines()
+        .find(|l| l.starts_with("grid: "))
+        .unwrap_or_default()
+        .split(|c: char| !c.is_ascii_digit())
+        .filter_map(|w| w.parse().ok())
+        .collect();
+    let [grid, block, threads, n] = numbers[..] else {
+        course::cli::fail(&format!(
+            "{ADDER_RECORDING} has no line `grid: G blocks of B threads = T threads for N elements`"
+        ))
+    };
+    if grid * block != threads || threads < n || threads - n > 32 {
+        course::cli::fail(&format!(
+            "{ADDER_RECORDING}'s launch is not one whole grid ending in the last warp past n"
+        ));
+    }
     let left = 110.0;
     let scale = 0.6;
     let x = |i: usize| left + i as f64 * scale;
