@@ -119,7 +119,7 @@ fn chart(title: &str, steps: &[Step], floor: Option<&(String, f64)>, source: &st
             TOP + PLOT_HEIGHT - y(step.ms),
             BAR_COLOUR,
         );
-        d.text_sized(x + BAR / 2.0, y(step.ms) - 4.0, "middle", 10.0, &step.shown);
+        d.text_sized(x + BAR / 2.0, y(step.ms) - 4.0, "middle", 11.0, &step.shown);
         d.text(
             x + BAR / 2.0,
             TOP + PLOT_HEIGHT + 16.0,
