@@ -1,8 +1,8 @@
 //! Draws chapter 5's figures, one per run, named by its first argument:
-//! `privatised-histogram` (histogram.md). Prints the SVG.
+//! `banks` (banks.md), `privatised-histogram` (histogram.md). Prints the SVG.
 use course::plot::{COLOURS, Drawing, IDLE, PALE, read_recording};
 
-const FIGURES: &[&str] = &["privatised-histogram"];
+const FIGURES: &[&str] = &["banks", "privatised-histogram"];
 
 fn main() {
     let name = course::cli::parse("Draws one of chapter 5's figures (SVG).", |args| {
@@ -15,6 +15,7 @@ fn main() {
         ))
     };
     let drawing = match name.as_str() {
+        "banks" => banks(),
         "privatised-histogram" => privatised_histogram(),
         _ => unreachable!("`choice` accepts only the names in FIGURES"),
     };
@@ -205,6 +206,82 @@ fn privatised_histogram() -> Drawing {
     ];
     for (k, line) in lines.iter().enumerate() {
         d.text(30.0, 448.0 + 22.0 * k as f64, "start", line);
+    }
+    d
+}
+
+/// Shared-memory banks (kernels/ch05-banks.cu): the first read of `row_sums_*` by warp 0, lane
+/// i loading tile[i][0], in the unpadded 32x32 tile (every word in bank 0) and in the padded
+/// 32x33 one (word 33i, bank i). Each line of cells is 32 consecutive words, one per bank.
+fn banks() -> Drawing {
+    const BANKS: u64 = 32;
+    let (left, cw, ch) = (136.0, 22.0, 20.0);
+    let mut d = Drawing::new(
+        860.0,
+        490.0,
+        "Shared-memory banks: warp 0 loads tile[lane][0], one word per lane",
+    );
+    // One panel per tile width: the memory lines it shows (None: a gap), and where it starts.
+    let panels: [(u64, &str, &[Option<u64>], f64); 2] = [
+        (
+            32,
+            "float tile[32][32]: tile[i][0] is word 32i, in bank 0 for every lane",
+            &[Some(0), Some(1), Some(2), Some(3), None, Some(31)],
+            50.0,
+        ),
+        (
+            33,
+            "float tile[32][33]: tile[i][0] is word 33i, in bank i",
+            &[Some(0), Some(1), Some(2), Some(3), None, Some(31), Some(32)],
+            232.0,
+        ),
+    ];
+    for (width, heading, lines, top) in panels {
+        d.text_sized(left, top, "start", 13.0, heading);
+        d.text(left - 8.0, top + 18.0, "end", "bank");
+        for b in 0..BANKS {
+            let x = left + cw * b as f64 + cw / 2.0;
+            d.text_sized(x, top + 18.0, "middle", 10.0, &b.to_string());
+        }
+        let mut y = top + 24.0;
+        for line in lines.iter() {
+            let Some(line) = *line else {
+                d.text(left + cw * BANKS as f64 / 2.0, y + 14.0, "middle", "…");
+                y += ch;
+                continue;
+            };
+            let first = line * BANKS;
+            d.text(
+                left - 8.0,
+                y + 14.0,
+                "end",
+                &format!("words {first}–{}", first + BANKS - 1),
+            );
+            for b in 0..BANKS {
+                let word = first + b;
+                let (row, col) = (word / width, word % width);
+                let x = left + cw * b as f64;
+                if row >= 32 {
+                    continue; // past the tile
+                }
+                if col == 32 {
+                    d.rect(x, y, cw, ch, IDLE); // the padding word: never read
+                } else if col == 0 {
+                    d.cell((x, y, cw, ch), PALE[1], 10.0, &row.to_string());
+                } else {
+                    d.rect(x, y, cw, ch, PALE[if row % 2 == 0 { 0 } else { 2 }]);
+                }
+            }
+            y += ch;
+        }
+    }
+    let notes = [
+        "Numbered cells: tile[i][0], read by lane i; blue and green: the tile's rows, alternating; grey: the padding word.",
+        "Without padding the 32 words share bank 0: the bank serves them one after another, 32 accesses (a 32-way conflict).",
+        "With a 33-word row each row starts one bank further on: 32 words in 32 banks, served in one access.",
+    ];
+    for (k, line) in notes.iter().enumerate() {
+        d.text(24.0, 430.0 + 18.0 * k as f64, "start", line);
     }
     d
 }

@@ -401,7 +401,42 @@ fn main() {
             },
         ));
     }
+    trials.push(Trial::ignorable_test(
+        "ptx::prints-one-kernel",
+        ptx_program_prints_a_kernel,
+    ));
     let conclusion = libtest_mimic::run(&args, trials);
     protocol::report_skipped(conclusion.num_ignored, "kernel checks");
     conclusion.exit();
+}
+
+/// `cargo run --bin ptx -- ch04-cpp-tour.cu lengths`, the command chapter 4 gives, prints that
+/// kernel's PTX, which holds the vector load the page points at; without NVRTC it says so in
+/// one sentence with the skip status.
+fn ptx_program_prints_a_kernel() -> Result<Completion, Failed> {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_ptx"))
+        .args(["ch04-cpp-tour.cu", "lengths"])
+        .output()
+        .map_err(|e| format!("cannot run ptx: {e}"))?;
+    let (printed, said) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    if !nvrtc_present() {
+        if out.status.code() != Some(protocol::EXIT_NO_GPU) || said.lines().count() != 1 {
+            return Err(format!("without NVRTC, ptx should say so in one line: {said}").into());
+        }
+        let why = Missing::Nvrtc.skip("libnvrtc.so.13 not found; the ptx program says so")?;
+        return Ok(Completion::ignored_with(why));
+    }
+    let body = printed.trim();
+    if !out.status.success()
+        || !body.starts_with(".entry lengths(")
+        || !body.ends_with('}')
+        || !body.contains("ld.global.v2.f32")
+        || body.contains(".entry square_wide(")
+    {
+        return Err(format!("ptx printed, for lengths alone:\n{printed}{said}").into());
+    }
+    Ok(Completion::Completed)
 }
