@@ -404,6 +404,66 @@ pub fn reverse_tiles_dynamic() -> Model {
 }
 
 /// Every model of the chapter.
+/// `row_sums_unpadded` and `row_sums_padded` (kernels/ch05-banks.cu): thread (lane, warp) of
+/// block b loads and stores element `b * TILE * TILE + warp * TILE + lane` (a `long long`), and
+/// uses `tile[warp][lane]` and `tile[lane][(warp + k) % TILE]` of a tile TILE words on a side
+/// (TILE + 1 wide, padded): both indices must stay below TILE.
+fn row_sums_reach(l: &Launch) -> Reach {
+    let tile = 32u64;
+    let last = u64::from(l.grid[0] - 1) * tile * tile
+        + u64::from(l.block[1] - 1) * tile
+        + u64::from(l.block[0] - 1);
+    Reach {
+        extents: vec![last + 1; 2],
+        vectors: vec![false; 2],
+        ints: vec![
+            (
+                "lane = threadIdx.x, a row and a column of the tile",
+                i128::from(l.block[0]) - 1,
+                31,
+            ),
+            (
+                "warp = threadIdx.y, a row of the tile",
+                i128::from(l.block[1]) - 1,
+                31,
+            ),
+        ],
+    }
+}
+
+/// Blocks around 32 x 32, around `g` of them, over lengths that are often exactly the
+/// threads launched (the contract asks for one element per thread), whatever the block.
+fn row_sums_launches() -> BoxedStrategy<Launch> {
+    (size(), block_near(32), block_near(32))
+        .prop_flat_map(|(n, bx, by)| {
+            let g = n.div_ceil(1024).max(1);
+            let threads = g * u64::from(bx) * u64::from(by);
+            around([g, 1, 1], [bx, by, 1], vec![threads, threads], vec![])
+        })
+        .boxed()
+}
+
+/// One launcher type for both: the same parameters and contract.
+pub fn row_sums() -> Model {
+    Model {
+        kernels: "row_sums_unpadded, row_sums_padded",
+        buffers: &["x", "sums"],
+        mirrors: &[("ch05-banks.cu", "unpadded"), ("ch05-banks.cu", "padded")],
+        hash: 0x729361cbb762c107,
+        draw: row_sums_launches,
+        contract: |l| {
+            ch05_banks::RowSumsUnpadded::contract(
+                "row_sums_unpadded",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            )
+            .map(|()| vec![])
+        },
+        reach: |l, _| row_sums_reach(l),
+    }
+}
+
 pub fn models() -> Vec<Model> {
     vec![
         hist_shared(),
@@ -418,7 +478,13 @@ pub fn models() -> Vec<Model> {
         reverse_tiles_no_barrier(),
         reverse_tiles(),
         reverse_tiles_dynamic(),
+        row_sums(),
     ]
+}
+
+#[test]
+fn row_sums_stays_inside() {
+    prove(row_sums());
 }
 
 #[test]

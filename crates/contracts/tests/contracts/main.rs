@@ -105,3 +105,40 @@ fn the_unsafe_launchers_are_as_the_book_counts_them() {
         "{path} is not what the generator makes now; rerun with BLESS=1"
     );
 }
+
+/// Whether `name` fits `pattern`, where each `*` stands for any run of characters.
+fn fits(pattern: &str, name: &str) -> bool {
+    match pattern.split_once('*') {
+        None => pattern == name,
+        Some((head, rest)) => {
+            name.starts_with(head) && (head.len()..=name.len()).any(|i| fits(rest, &name[i..]))
+        }
+    }
+}
+
+/// Every kernel with a safe launcher has a model here: a kernel added to `kernels/` with a
+/// contract and no model would otherwise go untested. A model's `kernels` names its kernels,
+/// separated by commas; a `*` in a name stands for any run of characters (`image_fma_*_*`).
+#[test]
+fn every_safe_launcher_has_a_model() {
+    let models = models();
+    let named = |kernel: &str| {
+        models
+            .iter()
+            .any(|m| m.kernels.split(',').map(str::trim).any(|n| fits(n, kernel)))
+    };
+    let missing: Vec<String> = launchers::FILES
+        .iter()
+        .flat_map(|&(file, names, _, _, safety)| {
+            names
+                .iter()
+                .zip(safety)
+                .filter(|&(name, &safe)| safe && !named(name))
+                .map(move |(name, _)| format!("{name} ({file})"))
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "these kernels have a safe launcher but no model in crates/contracts: {missing:?}"
+    );
+}
