@@ -4,9 +4,20 @@
 
 use std::path::Path;
 
-/// The folders of the crate that hold programs.
-const FOLDERS: [&str; 10] = [
-    "ch01", "ch02", "ch03", "ch04", "ch05", "ch06", "ch07", "ch08", "judge", "workshop",
+/// The folders of the crate that hold programs, and the program of chapter 4 that is a crate of
+/// its own (cudarc alone).
+const FOLDERS: [&str; 11] = [
+    "ch01",
+    "ch02",
+    "ch03",
+    "ch04",
+    "ch05",
+    "ch06",
+    "ch07",
+    "ch08",
+    "judge",
+    "workshop",
+    "../cudarc-alone/src",
 ];
 
 /// `unsafe` blocks and functions in `text`, comments left out.
@@ -50,7 +61,8 @@ fn main() {
                     .strip_prefix(root)
                     .unwrap_or(&path)
                     .display()
-                    .to_string();
+                    .to_string()
+                    .replace("../", "");
                 with_unsafe.push(format!("{name} {n}"));
             }
         }
