@@ -284,6 +284,12 @@ fn listings_show_no_plumbing() -> Result<(), Failed> {
         }
     }
     for name in MEASURING {
+        // A fork of one chapter has only that chapter's programs: an entry for a program that is
+        // not here is not stale.
+        let program = name.split(':').next().unwrap_or(name);
+        if !examples.join(program).exists() {
+            continue;
+        }
         if !used.iter().any(|u| u == name) {
             found.push(format!(
                 "MEASURING names {name}, which no page shows calling a timing helper"
