@@ -5,6 +5,7 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use book_tests::{include, shown_lines};
 use libtest_mimic::{Arguments, Failed, Trial};
 use mdbook_driver::MDBook;
 use mdbook_driver::book::{Book, BookItem};
@@ -58,61 +59,6 @@ fn includes_resolve() -> Result<(), Failed> {
     }
 }
 
-/// The name after `marker` (`ANCHOR:` or `ANCHOR_END:`) on a line, as mdBook reads it.
-fn anchor_name<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
-    let rest = line[line.find(marker)? + marker.len()..].trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-        .unwrap_or(rest.len());
-    (end > 0).then_some(&rest[..end])
-}
-
-/// Which lines of `file` an include shows, as mdBook's links preprocessor picks them from
-/// `file`, `file:anchor`, `file:N`, `file:N:M`, `file:N:` or `file::M` (lines count from 1).
-/// `None`: the anchor is not in the file.
-fn shown_lines<'a>(file: &'a str, spec: Option<&str>, rustdoc: bool) -> Option<Vec<&'a str>> {
-    let lines: Vec<&str> = file.lines().collect();
-    let mut parts = spec.unwrap_or("").splitn(3, ':');
-    let first = parts.next().unwrap_or("");
-    let last = parts.next();
-    if first.is_empty() || first.parse::<usize>().is_ok() {
-        let start = first.parse::<usize>().map_or(0, |n| n.saturating_sub(1));
-        let end = match last.map(|s| s.parse::<usize>()) {
-            Some(Ok(end)) => end,
-            Some(Err(_)) => lines.len(),
-            None if first.is_empty() => lines.len(),
-            None => start + 1,
-        };
-        return Some(lines.into_iter().take(end).skip(start).collect());
-    }
-    let anchor = first;
-    if !lines
-        .iter()
-        .any(|l| anchor_name(l, "ANCHOR:") == Some(anchor))
-    {
-        return None;
-    }
-    // Marker lines are never shown; `include` stops at the first ANCHOR_END, `rustdoc_include`
-    // shows every section of that name.
-    let (mut inside, mut shown) = (false, Vec::new());
-    for line in lines {
-        if anchor_name(line, "ANCHOR:") == Some(anchor) {
-            inside = true;
-        } else if anchor_name(line, "ANCHOR_END:") == Some(anchor) {
-            inside = false;
-            if !rustdoc {
-                break;
-            }
-        } else if inside
-            && anchor_name(line, "ANCHOR:").is_none()
-            && anchor_name(line, "ANCHOR_END:").is_none()
-        {
-            shown.push(line);
-        }
-    }
-    Some(shown)
-}
-
 fn includes_show_something() -> Result<(), Failed> {
     // mdBook renders an anchor the file lacks as an empty block, without a word.
     let src = root().join("src");
@@ -122,24 +68,10 @@ fn includes_show_something() -> Result<(), Failed> {
         let base = base.parent().unwrap();
         for line in text.lines() {
             let line = line.trim();
-            let (rustdoc, rest) = if let Some(rest) = line.strip_prefix("{{#include ") {
-                (false, rest)
-            } else if let Some(rest) = line.strip_prefix("{{#rustdoc_include ") {
-                (true, rest)
-            } else {
+            let Some(inc) = include(line) else {
                 continue;
             };
-            let Some(arg) = rest
-                .split("}}")
-                .next()
-                .and_then(|r| r.split_whitespace().next())
-            else {
-                continue;
-            };
-            let (file, spec) = match arg.split_once(':') {
-                Some((file, spec)) => (file, Some(spec)),
-                None => (arg, None),
-            };
+            let (file, spec, rustdoc) = (inc.file, inc.spec, inc.rustdoc);
             // A file that is not there is includes_resolve's to report.
             let Ok(contents) = std::fs::read_to_string(base.join(file)) else {
                 continue;
@@ -244,20 +176,10 @@ fn listings_show_no_plumbing() -> Result<(), Failed> {
         let base = base.parent().unwrap();
         for line in text.lines() {
             let line = line.trim();
-            let (rustdoc, rest) = if let Some(rest) = line.strip_prefix("{{#include ") {
-                (false, rest)
-            } else if let Some(rest) = line.strip_prefix("{{#rustdoc_include ") {
-                (true, rest)
-            } else {
+            let Some(inc) = include(line) else {
                 continue;
             };
-            let Some(arg) = rest.split("}}").next().map(str::trim) else {
-                continue;
-            };
-            let (file, spec) = match arg.split_once(':') {
-                Some((file, spec)) => (file, Some(spec)),
-                None => (arg, None),
-            };
+            let (file, spec, rustdoc) = (inc.file, inc.spec, inc.rustdoc);
             if !file.ends_with(".rs") {
                 continue;
             }

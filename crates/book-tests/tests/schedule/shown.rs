@@ -3,80 +3,7 @@
 
 use std::path::Path;
 
-/// The name after `marker` (`ANCHOR:` or `ANCHOR_END:`) on a line, as mdBook reads it.
-fn anchor_name<'a>(line: &'a str, marker: &str) -> Option<&'a str> {
-    let rest = line[line.find(marker)? + marker.len()..].trim_start();
-    let end = rest
-        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == '-'))
-        .unwrap_or(rest.len());
-    (end > 0).then_some(&rest[..end])
-}
-
-/// The lines of `file` that `file`, `file:anchor`, `file:N`, `file:N:M`, `file:N:` or
-/// `file::M` shows (lines count from 1); marker lines are never shown. `include` stops at the
-/// first `ANCHOR_END`, `rustdoc_include` shows every section of that name.
-fn shown_lines<'a>(file: &'a str, spec: Option<&str>, rustdoc: bool) -> Vec<&'a str> {
-    let lines: Vec<&str> = file.lines().collect();
-    let mut parts = spec.unwrap_or("").splitn(3, ':');
-    let first = parts.next().unwrap_or("");
-    let last = parts.next();
-    if first.is_empty() || first.parse::<usize>().is_ok() {
-        let start = first.parse::<usize>().map_or(0, |n| n.saturating_sub(1));
-        let end = match last.map(|s| s.parse::<usize>()) {
-            Some(Ok(end)) => end,
-            Some(Err(_)) => lines.len(),
-            None if first.is_empty() => lines.len(),
-            None => start + 1,
-        };
-        return lines.into_iter().take(end).skip(start).collect();
-    }
-    let (mut inside, mut shown) = (false, Vec::new());
-    for line in lines {
-        if anchor_name(line, "ANCHOR:") == Some(first) {
-            inside = true;
-        } else if anchor_name(line, "ANCHOR_END:") == Some(first) {
-            inside = false;
-            if !rustdoc {
-                break;
-            }
-        } else if inside
-            && anchor_name(line, "ANCHOR:").is_none()
-            && anchor_name(line, "ANCHOR_END:").is_none()
-        {
-            shown.push(line);
-        }
-    }
-    shown
-}
-
-/// An include on a line of a page: `{{#include ARG}}` or `{{#rustdoc_include ARG}}`.
-pub struct Include<'a> {
-    /// The file, relative to the page's folder.
-    pub file: &'a str,
-    pub spec: Option<&'a str>,
-    pub rustdoc: bool,
-}
-
-pub fn include(line: &str) -> Option<Include<'_>> {
-    let line = line.trim();
-    let (rustdoc, rest) = if let Some(rest) = line.strip_prefix("{{#include ") {
-        (false, rest)
-    } else if let Some(rest) = line.strip_prefix("{{#rustdoc_include ") {
-        (true, rest)
-    } else {
-        return None;
-    };
-    let arg = rest.split("}}").next()?.split_whitespace().next()?;
-    let (file, spec) = match arg.split_once(':') {
-        Some((file, spec)) => (file, Some(spec)),
-        None => (arg, None),
-    };
-    Some(Include {
-        file,
-        spec,
-        rustdoc,
-    })
-}
+pub use book_tests::{Include, include, shown_lines};
 
 /// The lines that `inc`, on a page in folder `dir`, shows to a reader: blank lines and, in a
 /// Rust include, the lines rustdoc hides (`#` or `# ...`) left out. A file that is not there
@@ -86,6 +13,7 @@ pub fn visible(dir: &Path, inc: &Include) -> Vec<String> {
         return Vec::new();
     };
     shown_lines(&text, inc.spec, inc.rustdoc)
+        .unwrap_or_default()
         .into_iter()
         .filter(|l| {
             let t = l.trim();
