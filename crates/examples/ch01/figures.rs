@@ -1,20 +1,11 @@
 //! Draws chapter 1's figures, one per run, named by the argument: `lost-update` (two threads
 //! running `racy_sum`'s read, add and write on one total). Prints the SVG.
-use course::cli::fail;
 use course::plot::{COLOURS, Drawing, PALE};
 
 const FIGURES: [&str; 1] = ["lost-update"];
 
 fn main() {
-    let figure = course::cli::parse("Draws one of chapter 1's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", &FIGURES)
-    });
-    let Some(figure) = figure else {
-        fail(&format!(
-            "name the figure to draw: one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let figure = course::cli::figure_name("Draws one of chapter 1's figures (SVG).", &FIGURES);
     let svg = lost_update();
     println!("<!-- drawn by `figures_ch01 {figure}` -->");
     print!("{svg}");

@@ -11,15 +11,7 @@ use course::plot::{COLOURS, Drawing, IDLE, PALE, recorded_gpu};
 const FIGURES: [&str; 3] = ["sm", "latency", "sectors"];
 
 fn main() {
-    let figure = course::cli::parse("Draws one of chapter 2's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", &FIGURES)
-    });
-    let Some(figure) = figure else {
-        fail(&format!(
-            "name the figure to draw: one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let figure = course::cli::figure_name("Draws one of chapter 2's figures (SVG).", &FIGURES);
     let svg = match figure.as_str() {
         "sm" => sm(),
         "latency" => latency(),

@@ -6,15 +6,7 @@ use course::plot::{COLOURS, Drawing, IDLE, PALE};
 const FIGURES: &[&str] = &["matmul-threads", "launch-contract", "grid-stride"];
 
 fn main() {
-    let name = course::cli::parse("Draws one of chapter 4's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", FIGURES)
-    });
-    let Some(name) = name else {
-        course::cli::fail(&format!(
-            "name the figure to draw, one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let name = course::cli::figure_name("Draws one of chapter 4's figures (SVG).", &FIGURES);
     let drawing = match name.as_str() {
         "matmul-threads" => matmul_threads(),
         "launch-contract" => launch_contract(),

@@ -5,15 +5,7 @@ use course::plot::{COLOURS, Drawing, IDLE, PALE, read_recording};
 const FIGURES: &[&str] = &["banks", "privatised-histogram"];
 
 fn main() {
-    let name = course::cli::parse("Draws one of chapter 5's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", FIGURES)
-    });
-    let Some(name) = name else {
-        course::cli::fail(&format!(
-            "name the figure to draw, one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let name = course::cli::figure_name("Draws one of chapter 5's figures (SVG).", &FIGURES);
     let drawing = match name.as_str() {
         "banks" => banks(),
         "privatised-histogram" => privatised_histogram(),

@@ -5,15 +5,7 @@ use course::plot::{COLOURS, Drawing, PALE};
 const FIGURES: &[&str] = &["scan-levels"];
 
 fn main() {
-    let name = course::cli::parse("Draws one of chapter 6's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", FIGURES)
-    });
-    let Some(name) = name else {
-        course::cli::fail(&format!(
-            "name the figure to draw, one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let name = course::cli::figure_name("Draws one of chapter 6's figures (SVG).", &FIGURES);
     let drawing = match name.as_str() {
         "scan-levels" => scan_levels(),
         _ => unreachable!("`choice` accepts only the names in FIGURES"),

@@ -6,15 +6,7 @@ use course::plot::{COLOURS, Drawing, IDLE, PALE};
 const FIGURES: [&str; 4] = ["double-buffering", "look-back", "sort-passes", "gemm-tiles"];
 
 fn main() {
-    let name = course::cli::parse("Draws one of chapter 8's figures (SVG).", |args| {
-        args.choice("FIGURE", "the figure to draw", &FIGURES)
-    });
-    let Some(name) = name else {
-        course::cli::fail(&format!(
-            "name the figure to draw, one of {}",
-            FIGURES.join(", ")
-        ))
-    };
+    let name = course::cli::figure_name("Draws one of chapter 8's figures (SVG).", &FIGURES);
     let drawing = match name.as_str() {
         "gemm-tiles" => gemm_tiles(),
         "look-back" => look_back(),

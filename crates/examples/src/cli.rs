@@ -245,6 +245,20 @@ pub fn fail(sentence: &str) -> ! {
     crate::exit::fail(EXIT_BAD_ARGUMENT, &format!("{sentence}."))
 }
 
+/// The one argument of a program that draws several figures (`figures_ch05 banks`): the name of
+/// the figure to draw, one of `names`; without one, a sentence that lists them, and status 2.
+pub fn figure_name(about: &str, names: &[&str]) -> String {
+    let name = parse(about, |args| {
+        args.choice("FIGURE", "the figure to draw", names)
+    });
+    name.unwrap_or_else(|| {
+        fail(&format!(
+            "name the figure to draw, one of {}",
+            names.join(", ")
+        ))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
