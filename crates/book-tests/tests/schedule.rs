@@ -227,6 +227,18 @@ fn taught_text(content: &str) -> String {
     out
 }
 
+/// `line` without its HTML comments (`<!-- ... -->`, the recording markers among them).
+fn without_comments(line: &str) -> String {
+    let mut visible = String::new();
+    let mut rest = line;
+    while let Some(at) = rest.find("<!--") {
+        visible.push_str(&rest[..at]);
+        rest = rest[at..].split_once("-->").map_or("", |(_, after)| after);
+    }
+    visible.push_str(rest);
+    visible
+}
+
 /// Words of prose, counted as `prose-stats` counts them: headings, tables, includes, HTML and
 /// block quotes (the questions, objectives and exercise statements) left out; inline code one
 /// word; HTML comments (the recording markers) not read.
@@ -237,13 +249,7 @@ fn prose_words(text: &str) -> u32 {
         if t.is_empty() || t.contains("{{#") || t.starts_with(['#', '|', '<', '>']) {
             continue;
         }
-        let mut visible = String::new();
-        let mut rest = t;
-        while let Some(at) = rest.find("<!--") {
-            visible.push_str(&rest[..at]);
-            rest = rest[at..].split_once("-->").map_or("", |(_, after)| after);
-        }
-        visible.push_str(rest);
+        let visible = without_comments(t);
         for (i, part) in visible.split('`').enumerate() {
             let in_code = i % 2 == 1;
             words += if in_code {

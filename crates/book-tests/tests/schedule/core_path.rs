@@ -118,14 +118,7 @@ fn seen(content: &str, dir: &Path) -> Vec<(String, bool)> {
             );
             continue;
         }
-        let mut visible = String::new();
-        let mut rest = line;
-        while let Some(at) = rest.find("<!--") {
-            visible.push_str(&rest[..at]);
-            rest = rest[at..].split_once("-->").map_or("", |(_, after)| after);
-        }
-        visible.push_str(rest);
-        out.push((visible, collapsed));
+        out.push((super::without_comments(line), collapsed));
     }
     out
 }
