@@ -1,0 +1,18 @@
+//! HTTPS: rustls on the *ring* provider, with a certificate and key from PEM files.
+use std::path::Path;
+
+use axum_server::tls_rustls::RustlsConfig;
+
+pub async fn config(cert: &Path, key: &Path) -> Result<RustlsConfig, String> {
+    // Fails only if a provider is installed already, which is then the same one. rustls
+    // deprecates ring for lacking post-quantum key exchange; aws-lc-rs has it but needs cmake.
+    #[allow(deprecated)]
+    let _ = rustls::crypto::ring::default_provider().install_default();
+    RustlsConfig::from_pem_file(cert, key).await.map_err(|e| {
+        format!(
+            "could not use the certificate {} with the key {}: {e}",
+            cert.display(),
+            key.display()
+        )
+    })
+}
