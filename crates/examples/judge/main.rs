@@ -1,6 +1,12 @@
 //! The exercises' judge. `cargo run --bin judge -- ch04` judges your answers to chapter 4's
-//! exercises; see `--help`.
+//! exercises; see `--help`. Each part runs in a process of its own, with a time limit; with
+//! `--remote`, the GPU parts are judged by the workshop's server (`crates/course-server`),
+//! which runs this program too, as its runner.
 mod exercise;
+mod isolate;
+mod part;
+mod remote;
+mod runner;
 
 #[path = "../ch01/exercises/mod.rs"]
 mod ch01;
@@ -19,43 +25,87 @@ mod ch07;
 #[path = "../ch08/exercises/mod.rs"]
 mod ch08;
 
-use std::path::Path;
-use std::sync::Arc;
+use std::time::Duration;
 
-use course::gpu::{NoGpu, find_gpu};
-use course::kernel::{KernelFile, arch_of, compile, nvrtc_present};
-use cudarc::driver::CudaContext;
-use exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Verdict, judge};
+use course::gpu::find_gpu;
+use exercise::{Code, Exercise, GpuPart};
+use protocol::remote::{Job, RunnerReply, Verdict as Said};
 
-/// Each chapter with exercises, and the function that lists them.
-const CHAPTERS: [(&str, fn(Code) -> Vec<Exercise>); 8] = [
-    ("ch01", ch01::exercises),
-    ("ch02", ch02::exercises),
-    ("ch03", ch03::exercises),
-    ("ch04", ch04::exercises),
-    ("ch05", ch05::exercises),
-    ("ch06", ch06::exercises),
-    ("ch07", ch07::exercises),
-    ("ch08", ch08::exercises),
+/// A chapter with exercises: its name, the function that lists them, and the text of its
+/// checks (for the judge's fingerprint).
+type Chapter = (&'static str, fn(Code) -> Vec<Exercise>, &'static str);
+
+const CHAPTERS: [Chapter; 8] = [
+    (
+        "ch01",
+        ch01::exercises,
+        include_str!("../ch01/exercises/mod.rs"),
+    ),
+    (
+        "ch02",
+        ch02::exercises,
+        include_str!("../ch02/exercises/mod.rs"),
+    ),
+    (
+        "ch03",
+        ch03::exercises,
+        include_str!("../ch03/exercises/mod.rs"),
+    ),
+    (
+        "ch04",
+        ch04::exercises,
+        include_str!("../ch04/exercises/mod.rs"),
+    ),
+    (
+        "ch05",
+        ch05::exercises,
+        include_str!("../ch05/exercises/mod.rs"),
+    ),
+    (
+        "ch06",
+        ch06::exercises,
+        include_str!("../ch06/exercises/mod.rs"),
+    ),
+    (
+        "ch07",
+        ch07::exercises,
+        include_str!("../ch07/exercises/mod.rs"),
+    ),
+    (
+        "ch08",
+        ch08::exercises,
+        include_str!("../ch08/exercises/mod.rs"),
+    ),
 ];
 
 const USAGE: &str = "\
-Usage: judge [CHAPTER [EXERCISE]] [--solutions] [--seed N]
+Usage: judge [CHAPTER [EXERCISE]] [--solutions] [--seed N] [--time-limit S]
+             [--remote URL --token T]
 
 Judges the exercises of CHAPTER (ch01, ch02, ...; all chapters when none is given), or only
 EXERCISE: runs your code on the book's seed and on a fresh one, and prints per exercise
 `passed`, `not yet` or `failed: <reason>`, for its CPU part and, where there is one, its GPU part.
 Your files: crates/examples/chNN/exercises/*.rs and kernels/chNN-exercise-*.cu.
 
-  --solutions   judge the course's solutions instead of your files
-  --seed N      the fresh seed (default: drawn from the clock, and printed)
-  --help        print this and exit";
+  --solutions     judge the course's solutions instead of your files
+  --seed N        the fresh seed (default: drawn from the clock, and printed)
+  --time-limit S  seconds each part may run, in a process of its own (default 120)
+  --remote URL    send the GPU parts to the workshop's server at URL, which judges them on its
+                  GPU (your laptop needs no GPU and no NVRTC); the CPU parts run here
+  --token T       your token for the server, from your instructor
+  --help          print this and exit
+
+The workshop server runs this program too, as its runner: --run-submission, --compile ARCH
+NAME, --fingerprint, --list-exercises, --gpu-health, --solution-job CHAPTER EXERCISE.";
 
 struct Options {
     chapter: Option<String>,
     exercise: Option<String>,
     code: Code,
     fresh_seed: Option<u64>,
+    time_limit: Duration,
+    remote: Option<String>,
+    token: Option<String>,
 }
 
 fn usage_error(sentence: &str) -> ! {
@@ -63,14 +113,22 @@ fn usage_error(sentence: &str) -> ! {
     std::process::exit(2)
 }
 
-fn options() -> Options {
+fn options(args: &[String]) -> Options {
     let mut o = Options {
         chapter: None,
         exercise: None,
         code: Code::Starter,
         fresh_seed: None,
+        time_limit: Duration::from_secs(120),
+        remote: None,
+        token: None,
     };
-    let mut args = std::env::args().skip(1);
+    let mut args = args.iter().cloned();
+    let value = |args: &mut dyn Iterator<Item = String>, option: &str, what: &str| {
+        args.next()
+            .filter(|v| !v.starts_with("--"))
+            .unwrap_or_else(|| usage_error(&format!("{option} needs {what}")))
+    };
     while let Some(arg) = args.next() {
         match arg.as_str() {
             "--help" | "-h" => {
@@ -79,12 +137,23 @@ fn options() -> Options {
             }
             "--solutions" => o.code = Code::Solution,
             "--seed" => {
-                let value = args.next().unwrap_or_default();
-                let seed = value.parse().unwrap_or_else(|_| {
-                    usage_error(&format!("--seed needs a whole number, not `{value}`"))
+                let v = value(&mut args, "--seed", "a whole number");
+                let seed = v.parse().unwrap_or_else(|_| {
+                    usage_error(&format!("--seed needs a whole number, not `{v}`"))
                 });
                 o.fresh_seed = Some(seed);
             }
+            "--time-limit" => {
+                let v = value(&mut args, "--time-limit", "a number of seconds");
+                let s: u64 = v.parse().ok().filter(|s| *s > 0).unwrap_or_else(|| {
+                    usage_error(&format!(
+                        "--time-limit needs whole seconds above 0, not `{v}`"
+                    ))
+                });
+                o.time_limit = Duration::from_secs(s);
+            }
+            "--remote" => o.remote = Some(value(&mut args, "--remote", "the server's URL")),
+            "--token" => o.token = Some(value(&mut args, "--token", "your token")),
             word if word.starts_with('-') => usage_error(&format!("unknown option `{word}`")),
             _ if o.chapter.is_none() => o.chapter = Some(arg),
             _ if o.exercise.is_none() => o.exercise = Some(arg),
@@ -93,15 +162,22 @@ fn options() -> Options {
             )),
         }
     }
+    match (&o.remote, &o.token) {
+        (Some(_), None) => {
+            usage_error("--remote needs --token too, the token your instructor gave you")
+        }
+        (None, Some(_)) => usage_error("--token goes with --remote URL"),
+        _ => {}
+    }
     o
 }
 
 /// Without NVRTC on the loader's path, use the one `scripts/install-nvrtc.sh` put in `.nvrtc/`
 /// (the loader reads `LD_LIBRARY_PATH` only when a process starts, so run again).
 fn rerun_with_local_nvrtc() {
-    let local = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.nvrtc/nvidia/cu13");
+    let local = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../.nvrtc/nvidia/cu13");
     let lib = local.join("lib");
-    if nvrtc_present()
+    if course::kernel::nvrtc_present()
         || !lib.join("libnvrtc.so.13").exists()
         || std::env::var_os("COURSE_LOCAL_NVRTC").is_some()
     {
@@ -131,59 +207,161 @@ fn rerun_with_local_nvrtc() {
     }
 }
 
-/// The GPU part: compile and load the kernel file, then judge; without a GPU, still say
-/// whether the kernel compiles, and that the part was skipped. A GPU that the driver could not
-/// open fails the part: it is no machine without a GPU.
-fn judge_gpu(part: &GpuPart, gpu: &Result<Arc<CudaContext>, NoGpu>, seeds: &[u64]) -> Verdict {
-    let file: &KernelFile = &part.kernel;
-    let ctx = match gpu {
-        Ok(ctx) => ctx,
-        Err(failed @ NoGpu::Failed { .. }) => return Verdict::Failed(failed.sentence()),
-        Err(why) if !nvrtc_present() => {
-            return Verdict::Skipped(format!(
-                "no GPU here ({why}), and no NVRTC to compile the kernel"
-            ));
-        }
-        Err(why) => {
-            return match compile(file, "sm_90", false) {
-                Err(log) => Verdict::Failed(log),
-                Ok(_) => Verdict::Skipped(format!(
-                    "no GPU here ({why}); kernels/{} compiles with NVRTC",
-                    file.name
-                )),
-            };
-        }
-    };
-    let ptx = match compile(file, &arch_of(ctx), false) {
-        Ok(ptx) => ptx,
-        Err(log) => return Verdict::Failed(log),
-    };
-    let module = match ctx.load_module(ptx) {
-        Ok(m) => m,
-        Err(e) => return Verdict::Failed(format!("the GPU refused kernels/{}: {e}", file.name)),
-    };
-    let gpu = Gpu {
-        stream: ctx.default_stream(),
-        module,
-    };
-    let mut sources = vec![(file.name, file.source)];
-    sources.extend(part.sources.iter().copied());
-    judge(&sources, seeds, |seed| (part.check)(&gpu, seed))
+/// The exercise `name` of `chapter`, in the learner's files or the solutions.
+fn find(chapter: &str, name: &str, code: Code) -> Option<Exercise> {
+    let (_, list, _) = CHAPTERS.iter().find(|(c, _, _)| *c == chapter)?;
+    list(code).into_iter().find(|ex| ex.name == name)
 }
 
-/// The CPU part; one that reads a kernel file compiles it with NVRTC, so without NVRTC it is
-/// skipped.
-fn judge_cpu(part: &CpuPart, seeds: &[u64]) -> Verdict {
-    let reads_kernel = part.sources.iter().any(|(path, _)| path.ends_with(".cu"));
-    if reads_kernel && !nvrtc_present() {
-        return Verdict::Skipped("NVRTC not found".into());
+/// A GPU part that the server can judge: its check reads the learner's Rust only through the
+/// plan. (The check is the same for starters and solutions; only the kernel file differs.)
+fn remote_part(chapter: &str, name: &str) -> Option<GpuPart> {
+    let part = find(chapter, name, Code::Solution)?.gpu?;
+    part.local_only.is_none().then_some(part)
+}
+
+/// What identifies the judge's checks: a hash of its own files and of every chapter's checks,
+/// so that a laptop's judge and the server's runner agree on what "passed" means.
+fn fingerprint() -> String {
+    let own = [
+        include_str!("main.rs"),
+        include_str!("exercise.rs"),
+        include_str!("part.rs"),
+        include_str!("runner.rs"),
+    ];
+    let checks = CHAPTERS.iter().map(|(_, _, text)| *text);
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for text in own.into_iter().chain(checks) {
+        for byte in text.bytes().chain([0]) {
+            hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
+        }
     }
-    judge(&part.sources, seeds, &part.check)
+    format!("{hash:016x}")
+}
+
+/// `--part CHAPTER EXERCISE SIDE CODE SEEDS`: one part, judged in this (child) process; its
+/// last line of output is a `RunnerReply`, or for SIDE `plan` the learner's plan.
+fn run_part(args: &[String]) -> ! {
+    let [chapter, name, side, code, seeds] = args else {
+        usage_error("--part needs CHAPTER EXERCISE SIDE CODE SEEDS")
+    };
+    let code = if code == "solution" {
+        Code::Solution
+    } else {
+        Code::Starter
+    };
+    let seeds: Vec<u64> = seeds.split(',').filter_map(|s| s.parse().ok()).collect();
+    let Some(ex) = find(chapter, name, code) else {
+        usage_error(&format!("no exercise `{name}` in {chapter}"))
+    };
+    let line = match (side.as_str(), &ex.cpu, &ex.gpu) {
+        ("cpu", Some(cpu), _) => json(&part::reply(part::judge_cpu(cpu, &seeds), None)),
+        ("gpu", _, Some(gpu)) => match (gpu.plan)(&seeds) {
+            Ok(plan) => {
+                let todo = exercise::todo_left(&gpu.sources);
+                let verdict = part::judge_gpu(gpu, &gpu.kernel, &plan, todo, &seeds);
+                json(&part::reply(verdict, None))
+            }
+            Err(why) => json(&plan_failed(gpu, why)),
+        },
+        ("plan", _, Some(gpu)) => match (gpu.plan)(&seeds) {
+            Ok(plan) => json(&remote::Plan {
+                plan,
+                todo: exercise::todo_left(&gpu.sources),
+                kernel_name: gpu.kernel.name.to_string(),
+                local_only: gpu.local_only.map(String::from),
+            }),
+            Err(why) => json(&plan_failed(gpu, why)),
+        },
+        _ => usage_error(&format!("{chapter} {name} has no {side} part")),
+    };
+    println!("{line}");
+    std::process::exit(0)
+}
+
+/// The learner's Rust could not make the plan (it panicked): "not yet" while a TODO is left.
+fn plan_failed(gpu: &GpuPart, why: String) -> RunnerReply {
+    let todo = exercise::todo_left(&gpu.sources);
+    let verdict = exercise::judge(&[], todo, &[0], |_| Err(format!("the plan: {why}")));
+    part::reply(verdict, None)
+}
+
+fn json<T: serde::Serialize>(value: &T) -> String {
+    serde_json::to_string(value).expect("plain data is JSON")
+}
+
+/// `--solution-job CHAPTER EXERCISE`: the course's solution as a timed job, for the server's
+/// board (the share of the solution's time).
+fn solution_job(args: &[String]) -> ! {
+    let [chapter, name] = args else {
+        usage_error("--solution-job needs CHAPTER EXERCISE")
+    };
+    let gpu = remote_part(chapter, name)
+        .unwrap_or_else(|| usage_error(&format!("{chapter} {name} has no remote GPU part")));
+    let seeds = vec![course::cli::DEFAULT_SEED, 1];
+    let plan = (gpu.plan)(&seeds).unwrap_or_else(|why| usage_error(&why));
+    let job = Job {
+        chapter: chapter.clone(),
+        exercise: name.clone(),
+        kernel_name: gpu.kernel.name.into(),
+        kernel: gpu.kernel.source.into(),
+        plan,
+        todo: None,
+        seeds,
+        timed: true,
+    };
+    println!("{}", json(&job));
+    std::process::exit(0)
+}
+
+/// `--gpu-health`: the GPU opens, and takes and gives back memory; exit status 0 if so.
+fn gpu_health() -> ! {
+    let check = || -> Result<(), String> {
+        let ctx = find_gpu().map_err(|e| e.sentence())?;
+        let s = ctx.default_stream();
+        let buf = s.clone_htod(&[1u32, 2, 3]).map_err(|e| e.to_string())?;
+        let back = s.clone_dtoh(&buf).map_err(|e| e.to_string())?;
+        (back == [1, 2, 3])
+            .then_some(())
+            .ok_or("the GPU gave back other values than it was given".into())
+    };
+    match check() {
+        Ok(()) => std::process::exit(0),
+        Err(why) => {
+            println!("the GPU is not well: {why}");
+            std::process::exit(1)
+        }
+    }
 }
 
 fn main() {
     rerun_with_local_nvrtc();
-    let o = options();
+    // A part that panics is reported as failed; the panic's own message would only repeat it.
+    std::panic::set_hook(Box::new(|_| {}));
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rest = args.get(1..).unwrap_or_default();
+    match args.first().map(String::as_str) {
+        Some("--run-submission") => runner::run_submission(remote_part),
+        Some("--compile") if rest.len() == 2 => runner::compile_from_stdin(&rest[0], &rest[1]),
+        Some("--part") => run_part(rest),
+        Some("--fingerprint") => println!("{}", fingerprint()),
+        Some("--list-exercises") => {
+            for (chapter, list, _) in &CHAPTERS {
+                for ex in list(Code::Solution) {
+                    if ex.gpu.as_ref().is_some_and(|g| g.local_only.is_none()) {
+                        println!("{chapter} {}", ex.name);
+                    }
+                }
+            }
+        }
+        Some("--gpu-health") => gpu_health(),
+        Some("--solution-job") => solution_job(rest),
+        _ => judge_all(options(&args)),
+    }
+}
+
+/// The usual run: every part of the exercises asked for, each in a child process.
+fn judge_all(o: Options) {
     if CHAPTERS.is_empty() {
         // A project forked from a chapter without exercises.
         println!("No chapter here has exercises.");
@@ -191,13 +369,13 @@ fn main() {
     }
     let chapters: Vec<_> = CHAPTERS
         .iter()
-        .filter(|(name, _)| o.chapter.as_deref().is_none_or(|c| c == *name))
+        .filter(|(name, _, _)| o.chapter.as_deref().is_none_or(|c| c == *name))
         .collect();
     if chapters.is_empty() {
-        let names: Vec<_> = CHAPTERS.iter().map(|(n, _)| *n).collect();
+        let names: Vec<_> = CHAPTERS.iter().map(|(n, _, _)| *n).collect();
         usage_error(&format!(
             "no chapter `{}` has exercises (these do: {})",
-            o.chapter.unwrap_or_default(),
+            o.chapter.clone().unwrap_or_default(),
             names.join(", ")
         ));
     }
@@ -212,34 +390,56 @@ fn main() {
         "Judging {whose} on seed {} and fresh seed {fresh} (`--seed {fresh}` repeats it).",
         seeds[0]
     );
-    // A part that panics is reported as failed; the panic's own message would only repeat it.
-    std::panic::set_hook(Box::new(|_| {}));
-    let gpu = find_gpu();
-    let (mut counts, mut any_failed) = ([0usize; 4], false);
-    let mut found = false;
-    for (chapter, list) in chapters {
+    let server = o.remote.as_ref().map(|url| {
+        let token = o.token.clone().unwrap_or_default();
+        remote::Server::new(url, &token, &fingerprint()).unwrap_or_else(|why| {
+            eprintln!("Error: {why}");
+            std::process::exit(2)
+        })
+    });
+    let child = isolate::Child {
+        code: o.code.pick("starter", "solution"),
+        seeds: format!("{},{fresh}", seeds[0]),
+        limit: o.time_limit,
+    };
+    let (mut counts, mut any_failed, mut found) = ([0usize; 4], false, false);
+    for (chapter, list, _) in chapters {
         for ex in list(o.code) {
             if o.exercise.as_deref().is_some_and(|e| e != ex.name) {
                 continue;
             }
             found = true;
             let mut verdicts = Vec::new();
-            if let Some(cpu) = &ex.cpu {
-                verdicts.push(("CPU", judge_cpu(cpu, &seeds)));
+            if ex.cpu.is_some() {
+                verdicts.push(("CPU", child.judge(chapter, ex.name, "cpu"), None));
             }
-            if let Some(part) = &ex.gpu {
-                verdicts.push(("GPU", judge_gpu(part, &gpu, &seeds)));
+            if let Some(gpu) = &ex.gpu {
+                let reply = match (&server, gpu.local_only) {
+                    (Some(_), Some(why)) => part::reply(
+                        exercise::Verdict::Skipped(format!(
+                            "judged on a GPU of your own only: {why}"
+                        )),
+                        None,
+                    ),
+                    (Some(server), None) => child.remote(server, chapter, ex.name, &gpu.kernel),
+                    (None, _) => child.judge(chapter, ex.name, "gpu"),
+                };
+                let hint = isolate::sanitizer_hint(&reply, &child, chapter, ex.name);
+                verdicts.push(("GPU", reply, hint));
             }
-            for (side, verdict) in verdicts {
-                let slot = match verdict {
-                    Verdict::Passed => 0,
-                    Verdict::NotYet(_) => 1,
-                    Verdict::Failed(_) => 2,
-                    Verdict::Skipped(_) => 3,
+            for (side, reply, hint) in verdicts {
+                let slot = match reply.verdict {
+                    Said::Passed => 0,
+                    Said::NotYet => 1,
+                    Said::Failed => 2,
+                    Said::Skipped => 3,
                 };
                 counts[slot] += 1;
                 any_failed |= slot == 2;
-                println!("{chapter} {:<22} {side}: {verdict}", ex.name);
+                println!("{chapter} {:<22} {side}: {}", ex.name, reply.line);
+                if let Some(hint) = hint {
+                    println!("  {hint}");
+                }
             }
         }
     }

@@ -12,6 +12,7 @@ pub mod floor;
 pub mod gemm;
 pub mod gpu;
 pub mod imaging;
+pub mod includes;
 pub mod kernel;
 pub mod launch;
 pub mod machine;

@@ -14,6 +14,8 @@
 //! Any other failure to open a GPU (a driver too old, a device busy in exclusive-process mode)
 //! is [`EXIT_CUDA_FAILED`], never a skip. [`Missing::from_exit_status`] names the skips.
 
+pub mod remote;
+
 /// Exit status of a program whose CUDA call failed.
 pub const EXIT_CUDA_FAILED: i32 = 1;
 /// Exit status of a program given a bad argument.

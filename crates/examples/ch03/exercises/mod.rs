@@ -596,16 +596,13 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         Exercise {
             name: "copy_then_add",
             cpu: None,
-            gpu: Some(GpuPart {
-                // The course's kernel: the learner writes the host code around it.
-                kernel: kernel_file!("ch03-elementwise.cu"),
-                sources: vec![source!(
-                    code,
-                    "copy_then_add.rs",
-                    "copy_then_add_solution.rs"
-                )],
-                check: Box::new(move |gpu, seed| check_copy_then_add(gpu, copy_fn, seed)),
-            }),
+            // The course's kernel: the learner writes the host code around it.
+            gpu: Some(GpuPart::local_only(
+                kernel_file!("ch03-elementwise.cu"),
+                source!(code, "copy_then_add.rs", "copy_then_add_solution.rs"),
+                "its answer is Rust that copies to and from the GPU",
+                Box::new(move |gpu, seed, _| check_copy_then_add(gpu, copy_fn, seed)),
+            )),
         },
         Exercise {
             name: "broadcast",
@@ -613,26 +610,24 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 sources: vec![source!(code, "broadcast.rs", "broadcast_solution.rs")],
                 check: Box::new(move |seed| check_cpu(broadcast_fn, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch03-exercise-broadcast.cu"),
                     kernel_file!("ch03-broadcast.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_gpu),
-            }),
+                check_gpu,
+            )),
         },
         Exercise {
             name: "fusion",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch03-exercise-fusion.cu"),
                     kernel_file!("ch03-exercise-fusion-solution.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_fusion),
-            }),
+                check_fusion,
+            )),
         },
         Exercise {
             name: "outer_product",
@@ -640,14 +635,15 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 sources: vec![outer_source],
                 check: Box::new(move |seed| check_outer_cpu(gemm, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::local_only(
+                code.pick(
                     kernel_file!("ch03-exercise-outer.cu"),
                     kernel_file!("ch03-broadcast.cu"),
                 ),
-                sources: vec![outer_source],
-                check: Box::new(move |gpu, seed| check_outer_gpu(gpu, gemm, seed)),
-            }),
+                outer_source,
+                "its answer includes Rust that calls cuBLAS",
+                Box::new(move |gpu, seed, _| check_outer_gpu(gpu, gemm, seed)),
+            )),
         },
         Exercise {
             name: "pipeline",
@@ -663,12 +659,13 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 sources: vec![visible_source],
                 check: Box::new(move |seed| check_visible_cpu(visible, seed)),
             }),
-            gpu: Some(GpuPart {
-                // multi_gpu's kernel file; the check itself asks the driver, not a kernel.
-                kernel: kernel_file!("ch03-streams.cu"),
-                sources: vec![visible_source],
-                check: Box::new(move |_gpu, seed| check_visible_gpu(visible, seed)),
-            }),
+            // multi_gpu's kernel file; the check itself asks the driver, not a kernel.
+            gpu: Some(GpuPart::local_only(
+                kernel_file!("ch03-streams.cu"),
+                visible_source,
+                "its answer is Rust that asks the driver for its GPUs",
+                Box::new(move |_gpu, seed, _| check_visible_gpu(visible, seed)),
+            )),
         },
     ]
 }

@@ -16,7 +16,9 @@ use cudarc::driver::{CudaModule, CudaSlice, CudaStream, CudaView, CudaViewMut, L
 use num_complex::Complex64;
 use rustfft::FftPlanner;
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, close, cuda, same};
+use crate::exercise::{
+    self, Code, CpuPart, Exercise, Gpu, GpuPart, Shape, Work, close, cuda, same, shape,
+};
 
 mod bounds_check;
 mod bounds_check_solution;
@@ -61,6 +63,10 @@ mod ch04_exercise_matmul_1d {
 mod ch04_exercise_dft {
     course::kernels!("ch04-exercise-dft.cu");
 }
+// The course's own adder, for "which is faster?": the learner gives its launch shape.
+mod ch04_adder {
+    course::kernels!("ch04-adder.cu");
+}
 
 /// The path and the text of the starter or of its solution.
 macro_rules! source {
@@ -78,7 +84,7 @@ macro_rules! source {
     };
 }
 
-type ConfigFn = fn(usize) -> LaunchConfig;
+type ConfigFn<'a> = &'a dyn Fn(usize) -> LaunchConfig;
 
 /// `Ok` when `config(n)` is one thread per element in blocks of 256, the fewest blocks.
 fn check_config_for(name: &str, config: ConfigFn, n: usize) -> Result<LaunchConfig, String> {
@@ -140,7 +146,7 @@ fn blocks_of(cfg: &LaunchConfig) -> String {
 
 // ---- What does the bounds check cost? (kernel.md) ----
 
-type PastEndFn = fn(usize, usize, usize) -> Vec<usize>;
+type PastEndFn<'a> = &'a dyn Fn(usize, usize, usize) -> Vec<usize>;
 
 /// Grids for the bounds check: random lengths on just enough blocks, on more blocks than that,
 /// on blocks of another size; then one element, a length that fills its blocks, and the
@@ -266,9 +272,9 @@ fn check_add_cpu(add: AddCpuFn, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
-fn check_add_gpu(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
-    // A file without the kernel is a verdict: look for it before `load`, which would exit.
-    gpu.function("adder")?;
+/// The learner's own launch and timing, where the learner has a GPU: the sums, and a
+/// positive, finite time.
+fn check_add_gpu_ms(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
     let fresh = 1 + rng.below(3_000_000) as usize;
@@ -295,6 +301,46 @@ fn check_add_gpu(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
                 "add_gpu_ms returned {ms} ms for n = {n}, expected a positive, finite time"
             ));
         }
+    }
+    Ok(())
+}
+
+/// The lengths the GPU adder is checked on: the fresh one is the first number the seed draws.
+fn adder_sizes(seed: u64) -> Vec<usize> {
+    let fresh = 1 + Rng::new(seed).below(3_000_000) as usize;
+    vec![257, 1, (1 << 20) + 3, fresh, 1000]
+}
+
+/// The course's adder, launched with the learner's `adder_config`; the largest launch timed.
+fn check_add_gpu(gpu: &Gpu, seed: u64, config: &dyn Fn(usize) -> Shape) -> Result<(), String> {
+    // A file without the kernel is a verdict: look for it before `load`, which would exit.
+    gpu.function("adder")?;
+    let k = ch04_adder::Kernels::load(&gpu.module);
+    let s = &gpu.stream;
+    let mut rng = Rng::new(seed ^ 1);
+    for n in adder_sizes(seed) {
+        let cfg = check_config_for("adder_config", &|n| exercise::config(config(n)), n)?;
+        let xs = rng.vec_f64(n, -1.0, 1.0);
+        let ys = rng.vec_f64(n, -1.0, 1.0);
+        let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
+        let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
+        let ys_dev = cuda(s.clone_htod(&ys), "copy ys to the GPU")?;
+        // zs with a poisoned tail past its n elements, to see a write past the end.
+        let mut zs_dev = alloc_poisoned::<f64>(s, n + 256);
+        let work = Work::Bytes(24.0 * n as f64);
+        gpu.timed(work, || {
+            let launched = k.adder.launch(
+                s,
+                cfg,
+                &xs_dev.slice(..),
+                &ys_dev.slice(..),
+                &mut zs_dev.slice_mut(..n),
+            );
+            cuda(launched, "launch the adder with adder_config")
+        })?;
+        let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
+        same(&format!("the adder's zs (n = {n})"), &zs[..n], &want)?;
+        untouched("zs", &zs[n..], n, f64_bits, "adder_config")?;
     }
     Ok(())
 }
@@ -381,8 +427,11 @@ fn check_raw_indices_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
 
 // ---- A multiplier (challenge-multiplier.md) ----
 
+/// The multiplier's one length.
+const MULTIPLIER_N: usize = 12_000_000;
+
 fn check_multiplier_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
-    let n = 12_000_000usize;
+    let n = MULTIPLIER_N;
     let mut rng = Rng::new(seed);
     let xs = rng.vec_f64(n, -1.0, 1.0);
     let ys = rng.vec_f64(n, -1.0, 1.0);
@@ -485,7 +534,7 @@ fn check_candidate(c: &Candidate, seed: u64) -> Result<(), String> {
 
 // ---- Write candidate 2; one dimension (matmul.md) ----
 
-type Grid2Fn = fn(usize, usize) -> LaunchConfig;
+type Grid2Fn<'a> = &'a dyn Fn(usize, usize) -> LaunchConfig;
 
 fn check_grid_2d_for(grid_2d: Grid2Fn, m: usize, p: usize) -> Result<LaunchConfig, String> {
     let got = grid_2d(m, p);
@@ -616,6 +665,12 @@ fn check_c(
     same(&what, &c[..m * p], want)?;
     let how = format!("{name}, A {m}x{n}, B {n}x{p}");
     untouched("C", &c[m * p..], m * p, f32_bits, &how)
+}
+
+/// The (m, p) of the shapes the GPU matrix products are checked on.
+fn matmul_grids_asked(seed: u64) -> Vec<(usize, usize)> {
+    let shapes = matmul_shapes(&mut Rng::new(seed));
+    shapes.into_iter().map(|(m, _, p)| (m, p)).collect()
 }
 
 fn check_matmul_2d_gpu(gpu: &Gpu, grid_2d: Grid2Fn, seed: u64) -> Result<(), String> {
@@ -767,13 +822,18 @@ fn check_dft_rayon(kernel: KernelFn, parallel: ParallelFn, seed: u64) -> Result<
 /// 1e-4); a wrong index, sign or missing term is far outside.
 const DFT_GPU_BOUND: f64 = 1e-3;
 
+/// The lengths the GPU DFT is checked on: the fresh one is the first number `rng` draws.
+fn dft_sizes(rng: &mut Rng) -> Vec<usize> {
+    let fresh = 1 + rng.below(1000) as usize;
+    vec![257, 1, fresh, 100, 1000]
+}
+
 fn check_dft_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
     gpu.function("dft_naive_phase")?;
     let k = ch04_exercise_dft::Kernels::load(&gpu.module);
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
-    let fresh = 1 + rng.below(1000) as usize;
-    for n in [257, 1, fresh, 100, 1000] {
+    for n in dft_sizes(&mut rng) {
         let cfg = check_config_for("dft_config", config, n)?;
         let xs: Vec<[f32; 2]> = (0..n)
             .map(|_| [rng.f32() * 2.0 - 1.0, rng.f32() * 2.0 - 1.0])
@@ -805,7 +865,7 @@ fn check_dft_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
 }
 
 pub fn exercises(code: Code) -> Vec<Exercise> {
-    let config: ConfigFn = code.pick(
+    let config: fn(usize) -> LaunchConfig = code.pick(
         multiplier::launch_config,
         multiplier_solution::launch_config,
     );
@@ -823,7 +883,7 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         },
     );
     let candidate_source = source!(code, "which_candidate.rs", "which_candidate_solution.rs");
-    let past_end: PastEndFn = code.pick(
+    let past_end: fn(usize, usize, usize) -> Vec<usize> = code.pick(
         bounds_check::written_past_end,
         bounds_check_solution::written_past_end,
     );
@@ -832,30 +892,41 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         code.pick(which_faster::lengths, which_faster_solution::lengths);
     let add_cpu: AddCpuFn = code.pick(which_faster::add_cpu, which_faster_solution::add_cpu);
     let add_gpu: AddGpuFn = code.pick(which_faster::add_gpu_ms, which_faster_solution::add_gpu_ms);
+    let adder_config: fn(usize) -> LaunchConfig = code.pick(
+        which_faster::adder_config,
+        which_faster_solution::adder_config,
+    );
     let faster_source = source!(code, "which_faster.rs", "which_faster_solution.rs");
-    let grid_2d: Grid2Fn = code.pick(matmul_2d::grid_2d, matmul_2d_solution::grid_2d);
+    let grid_2d: fn(usize, usize) -> LaunchConfig =
+        code.pick(matmul_2d::grid_2d, matmul_2d_solution::grid_2d);
     let grid_2d_source = source!(code, "matmul_2d.rs", "matmul_2d_solution.rs");
-    let grid_1d: Grid2Fn = code.pick(matmul_1d::grid_1d, matmul_1d_solution::grid_1d);
+    let grid_1d: fn(usize, usize) -> LaunchConfig =
+        code.pick(matmul_1d::grid_1d, matmul_1d_solution::grid_1d);
     let grid_1d_source = source!(code, "matmul_1d.rs", "matmul_1d_solution.rs");
     let dft: fn(&[Complex64]) -> Vec<Complex64> = code.pick(dft::dft, dft_solution::dft);
     let dft_source = source!(code, "dft.rs", "dft_solution.rs");
     let kernel: KernelFn = code.pick(dft_rayon::dft_kernel, dft_rayon_solution::dft_kernel);
     let parallel: ParallelFn = code.pick(dft_rayon::dft_parallel, dft_rayon_solution::dft_parallel);
     let rayon_source = source!(code, "dft_rayon.rs", "dft_rayon_solution.rs");
-    let dft_config: ConfigFn = code.pick(dft_gpu::dft_config, dft_gpu_solution::dft_config);
+    let dft_config: fn(usize) -> LaunchConfig =
+        code.pick(dft_gpu::dft_config, dft_gpu_solution::dft_config);
     let dft_gpu_source = source!(code, "dft_gpu.rs", "dft_gpu_solution.rs");
     vec![
         Exercise {
             name: "bounds_check",
             cpu: Some(CpuPart {
                 sources: vec![bounds_source],
-                check: Box::new(move |seed| check_bounds_cpu(past_end, seed)),
+                check: Box::new(move |seed| check_bounds_cpu(&past_end, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: kernel_file!("ch04-exercise-bounds.cu"),
-                sources: vec![bounds_source],
-                check: Box::new(move |gpu, seed| check_bounds_gpu(gpu, past_end, seed)),
-            }),
+            gpu: Some(GpuPart::planned(
+                kernel_file!("ch04-exercise-bounds.cu"),
+                bounds_source,
+                bounds_grids,
+                move |(n, blocks, block)| past_end(n, blocks, block),
+                |gpu, seed, past_end| {
+                    check_bounds_gpu(gpu, &|n, blocks, block| past_end((n, blocks, block)), seed)
+                },
+            )),
         },
         Exercise {
             name: "which_faster",
@@ -866,52 +937,59 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                     check_add_cpu(add_cpu, seed)
                 }),
             }),
-            gpu: Some(GpuPart {
-                kernel: kernel_file!("ch04-adder.cu"),
-                sources: vec![faster_source],
-                check: Box::new(move |gpu, seed| check_add_gpu(gpu, add_gpu, seed)),
-            }),
+            gpu: Some(
+                GpuPart::planned(
+                    kernel_file!("ch04-adder.cu"),
+                    faster_source,
+                    adder_sizes,
+                    move |n| shape(adder_config(n)),
+                    check_add_gpu,
+                )
+                .also_here(move |gpu, seed| check_add_gpu_ms(gpu, add_gpu, seed)),
+            ),
         },
         Exercise {
             name: "grid_stride",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch04-exercise-grid-stride.cu"),
                     kernel_file!("ch04-grids.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_grid_stride_gpu),
-            }),
+                check_grid_stride_gpu,
+            )),
         },
         Exercise {
             name: "raw_indices",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch04-exercise-raw-indices.cu"),
                     kernel_file!("ch04-grids.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_raw_indices_gpu),
-            }),
+                check_raw_indices_gpu,
+            )),
         },
         Exercise {
             name: "multiplier",
             cpu: Some(CpuPart {
                 sources: vec![source],
                 check: Box::new(move |seed| {
-                    check_config("launch_config", config, &[12_000_000], seed)
+                    check_config("launch_config", &config, &[MULTIPLIER_N], seed)
                 }),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch04-exercise-multiplier.cu"),
                     kernel_file!("ch04-multiplier.cu"),
                 ),
-                sources: vec![source],
-                check: Box::new(move |gpu, seed| check_multiplier_gpu(gpu, config, seed)),
-            }),
+                source,
+                |_| vec![MULTIPLIER_N],
+                move |n| shape(config(n)),
+                |gpu, seed, config| {
+                    check_multiplier_gpu(gpu, &|n| exercise::config(config(n)), seed)
+                },
+            )),
         },
         Exercise {
             name: "which_candidate",
@@ -925,31 +1003,39 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             name: "matmul_2d",
             cpu: Some(CpuPart {
                 sources: vec![grid_2d_source],
-                check: Box::new(move |seed| check_grid_cpu(check_grid_2d_for, grid_2d, seed)),
+                check: Box::new(move |seed| check_grid_cpu(check_grid_2d_for, &grid_2d, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch04-exercise-matmul-2d.cu"),
                     kernel_file!("ch04-matmul.cu"),
                 ),
-                sources: vec![grid_2d_source],
-                check: Box::new(move |gpu, seed| check_matmul_2d_gpu(gpu, grid_2d, seed)),
-            }),
+                grid_2d_source,
+                matmul_grids_asked,
+                move |(m, p)| shape(grid_2d(m, p)),
+                |gpu, seed, grid| {
+                    check_matmul_2d_gpu(gpu, &|m, p| exercise::config(grid((m, p))), seed)
+                },
+            )),
         },
         Exercise {
             name: "matmul_1d",
             cpu: Some(CpuPart {
                 sources: vec![grid_1d_source],
-                check: Box::new(move |seed| check_grid_cpu(check_grid_1d_for, grid_1d, seed)),
+                check: Box::new(move |seed| check_grid_cpu(check_grid_1d_for, &grid_1d, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch04-exercise-matmul-1d.cu"),
                     kernel_file!("ch04-matmul.cu"),
                 ),
-                sources: vec![grid_1d_source],
-                check: Box::new(move |gpu, seed| check_matmul_1d_gpu(gpu, grid_1d, seed)),
-            }),
+                grid_1d_source,
+                matmul_grids_asked,
+                move |(m, p)| shape(grid_1d(m, p)),
+                |gpu, seed, grid| {
+                    check_matmul_1d_gpu(gpu, &|m, p| exercise::config(grid((m, p))), seed)
+                },
+            )),
         },
         Exercise {
             name: "dft_loops",
@@ -972,17 +1058,19 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             cpu: Some(CpuPart {
                 sources: vec![dft_gpu_source],
                 check: Box::new(move |seed| {
-                    check_config("dft_config", dft_config, &[100_000], seed)
+                    check_config("dft_config", &dft_config, &[100_000], seed)
                 }),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch04-exercise-dft.cu"),
                     kernel_file!("ch04-dft.cu"),
                 ),
-                sources: vec![dft_gpu_source],
-                check: Box::new(move |gpu, seed| check_dft_gpu(gpu, dft_config, seed)),
-            }),
+                dft_gpu_source,
+                |seed| dft_sizes(&mut Rng::new(seed)),
+                move |n| shape(dft_config(n)),
+                |gpu, seed, config| check_dft_gpu(gpu, &|n| exercise::config(config(n)), seed),
+            )),
         },
     ]
 }

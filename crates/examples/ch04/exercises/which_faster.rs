@@ -1,7 +1,7 @@
 //! Exercise: "Challenge: which is faster?" (chapter 4). The code the measurement needs: the
-//! lengths to try, a CPU adder on host memory and the GPU adder, timed, on device memory.
-//! Timing the two against each other stays yours. Check your code with
-//! `cargo run --bin judge -- ch04`.
+//! lengths to try, a CPU adder on host memory, the GPU adder's launch shape and the GPU adder,
+//! timed, on device memory. Timing the two against each other stays yours. Check your code
+//! with `cargo run --bin judge -- ch04`.
 #![allow(unused_variables, unused_imports)]
 use std::sync::Arc;
 
@@ -25,8 +25,16 @@ pub fn add_cpu(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
     // TODO: add in parallel with rayon.
 }
 
-/// zs = xs + ys with the kernel `adder` of `kernels/ch04-adder.cu`, on buffers already on the
-/// device: the median time of one launch, in milliseconds, from CUDA events after a warm-up.
+/// The launch shape of the kernel `adder` for `n` elements: one thread per element, in blocks
+/// of 256 threads.
+pub fn adder_config(n: usize) -> LaunchConfig {
+    // TODO: the fewest blocks of 256 threads that give every element its thread.
+    LaunchConfig::for_num_elems(0)
+}
+
+/// zs = xs + ys with the kernel `adder` of `kernels/ch04-adder.cu`, launched with
+/// `adder_config`, on buffers already on the device: the median time of one launch, in
+/// milliseconds, from CUDA events after a warm-up.
 pub fn add_gpu_ms(
     stream: &Arc<CudaStream>,
     module: &Arc<CudaModule>,
@@ -35,6 +43,6 @@ pub fn add_gpu_ms(
     zs: &mut CudaViewMut<f64>,
 ) -> f64 {
     let k = ch04_adder::Kernels::load(module);
-    // TODO: one thread per element in blocks of 256, launched and timed with `time_gpu`.
+    // TODO: launched with `adder_config` and timed with `time_gpu`.
     0.0
 }

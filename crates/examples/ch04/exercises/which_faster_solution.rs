@@ -30,6 +30,15 @@ pub fn add_cpu(xs: &[f64], ys: &[f64], zs: &mut [f64]) {
         .for_each(|(i, z)| *z = xs[i] + ys[i]);
 }
 
+/// One thread per element, in blocks of 256 threads.
+pub fn adder_config(n: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid_dim: ((n as u32).div_ceil(256), 1, 1),
+        block_dim: (256, 1, 1),
+        shared_mem_bytes: 0,
+    }
+}
+
 /// zs = xs + ys on the device, with buffers already there: the median time of one launch, in
 /// milliseconds, from CUDA events after 3 warm-up launches.
 pub fn add_gpu_ms(
@@ -40,11 +49,7 @@ pub fn add_gpu_ms(
     zs: &mut CudaViewMut<f64>,
 ) -> f64 {
     let k = ch04_adder::Kernels::load(module);
-    let config = LaunchConfig {
-        grid_dim: ((zs.len() as u32).div_ceil(256), 1, 1),
-        block_dim: (256, 1, 1),
-        shared_mem_bytes: 0,
-    };
+    let config = adder_config(zs.len());
     let timing = time_gpu(stream, 3, 20, || {
         // Nothing is copied: the launch reads and writes device memory only.
         k.adder

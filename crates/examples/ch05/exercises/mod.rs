@@ -11,7 +11,7 @@ use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMO
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
 use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same, shape};
 
 // The launchers of the learner's kernel files; the solutions' files have the same kernels.
 mod ch05_exercise_tiles {
@@ -36,10 +36,10 @@ mod tile_reverse_solution;
 
 use block_sum::THREADS;
 
-type TileLaunchFn = fn(usize, usize) -> LaunchConfig;
+type TileLaunchFn<'a> = &'a dyn Fn(usize, usize) -> LaunchConfig;
 type SumFn = fn(&[f32]) -> f32;
-type BinsLaunchFn = fn(usize, usize) -> LaunchConfig;
-type OptInFn = fn(usize, usize) -> Option<usize>;
+type BinsLaunchFn<'a> = &'a dyn Fn(usize, usize) -> LaunchConfig;
+type OptInFn<'a> = &'a dyn Fn(usize, usize) -> Option<usize>;
 
 fn check_tile_launch(tile_launch: TileLaunchFn, seed: u64) -> Result<(), String> {
     let mut rng = Rng::new(seed);
@@ -75,13 +75,17 @@ fn checked_tile_launch(
     Ok(got)
 }
 
+/// The GPU tile reversal's length and tiles.
+const TILES_N: usize = 1 << 20;
+const TILES: [usize; 3] = [128, 512, 1024];
+
 fn check_tiles_gpu(gpu: &Gpu, tile_launch: TileLaunchFn, seed: u64) -> Result<(), String> {
-    let n = 1 << 20;
+    let n = TILES_N;
     let x = Rng::new(seed).vec_f32(n, -1.0, 1.0);
     let s = &gpu.stream;
     let d_x = cuda(s.clone_htod(&x), "copy x to the GPU")?;
     let k = ch05_exercise_tiles::Kernels::load(&gpu.module);
-    for tile in [128, 512, 1024] {
+    for tile in TILES {
         let mut d_out = alloc_poisoned::<f32>(s, n);
         // A launch with too little shared memory would fault and spoil the GPU for the rest.
         let cfg = checked_tile_launch(tile_launch, n, tile)?;
@@ -290,6 +294,10 @@ fn check_bins_launch(bins_launch: BinsLaunchFn, bins: usize, blocks: usize) -> R
     Ok(())
 }
 
+/// The GPU histograms' bins, and their blocks.
+const BINS: [usize; 2] = [1024, 16384];
+const BINS_BLOCKS: usize = 528;
+
 fn check_bins_gpu(
     gpu: &Gpu,
     bins_launch: BinsLaunchFn,
@@ -305,9 +313,9 @@ fn check_bins_gpu(
     )? as usize;
     let mut rng = Rng::new(seed);
     let n: i32 = 1 << 20;
-    for bins in [1024, 16384] {
+    for bins in BINS {
         // A launch with too little shared memory would fault and spoil the GPU for the rest.
-        check_bins_launch(bins_launch, bins, 528)?;
+        check_bins_launch(bins_launch, bins, BINS_BLOCKS)?;
         let values: Vec<u32> = (0..n).map(|_| rng.below(bins as u64) as u32).collect();
         let mut want = vec![0u32; bins];
         values.iter().for_each(|&v| want[v as usize] += 1);
@@ -322,7 +330,7 @@ fn check_bins_gpu(
         }
         let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
         let mut d_out = cuda(s.alloc_zeros::<u32>(bins), "allocate the histogram")?;
-        let (bins_arg, cfg) = (bins as i32, bins_launch(bins, 528));
+        let (bins_arg, cfg) = (bins as i32, bins_launch(bins, BINS_BLOCKS));
         // SAFETY: every value is below bins, out has bins entries, and the launch gives
         // bins * 4 bytes of shared memory (checked above); the learner's kernel must index
         // local and out only below bins, and values only below n.
@@ -338,7 +346,7 @@ fn check_bins_gpu(
 }
 
 pub fn exercises(code: Code) -> Vec<Exercise> {
-    let tile_launch: TileLaunchFn = code.pick(
+    let tile_launch: fn(usize, usize) -> LaunchConfig = code.pick(
         tile_reverse::tile_launch,
         tile_reverse_solution::tile_launch,
     );
@@ -366,9 +374,10 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             include_str!("block_sum_solution.rs"),
         ),
     );
-    let bins_launch: BinsLaunchFn =
+    let bins_launch: fn(usize, usize) -> LaunchConfig =
         code.pick(many_bins::bins_launch, many_bins_solution::bins_launch);
-    let opt_in: OptInFn = code.pick(many_bins::opt_in_bytes, many_bins_solution::opt_in_bytes);
+    let opt_in: fn(usize, usize) -> Option<usize> =
+        code.pick(many_bins::opt_in_bytes, many_bins_solution::opt_in_bytes);
     let bins_source = code.pick(
         (
             "crates/examples/ch05/exercises/many_bins.rs",
@@ -384,16 +393,20 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             name: "tile_reverse",
             cpu: Some(CpuPart {
                 sources: vec![tile_source],
-                check: Box::new(move |seed| check_tile_launch(tile_launch, seed)),
+                check: Box::new(move |seed| check_tile_launch(&tile_launch, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch05-exercise-tiles.cu"),
                     kernel_file!("ch05-tiles.cu"),
                 ),
-                sources: vec![tile_source],
-                check: Box::new(move |gpu, seed| check_tiles_gpu(gpu, tile_launch, seed)),
-            }),
+                tile_source,
+                |_| TILES.map(|tile| (TILES_N, tile)).to_vec(),
+                move |(n, tile)| shape(tile_launch(n, tile)),
+                |gpu, seed, launch| {
+                    check_tiles_gpu(gpu, &|n, tile| exercise::config(launch((n, tile))), seed)
+                },
+            )),
         },
         Exercise {
             name: "block_sum",
@@ -401,41 +414,45 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 sources: vec![sum_source],
                 check: Box::new(move |seed| check_sum_cpu(sum, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch05-exercise-block-sum.cu"),
                     kernel_file!("ch05-block-sum.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_sum_gpu),
-            }),
+                check_sum_gpu,
+            )),
         },
         Exercise {
             name: "cas_retries",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch05-exercise-cas-retries.cu"),
                     kernel_file!("ch05-atomic-max.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(check_retries_gpu),
-            }),
+                check_retries_gpu,
+            )),
         },
         Exercise {
             name: "many_bins",
             cpu: Some(CpuPart {
                 sources: vec![bins_source],
-                check: Box::new(move |seed| check_bins_cpu(bins_launch, opt_in, seed)),
+                check: Box::new(move |seed| check_bins_cpu(&bins_launch, &opt_in, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            // Asked for the usual limit of 48 KiB: a GPU with another one finds no answer.
+            gpu: Some(GpuPart::planned(
+                code.pick(
                     kernel_file!("ch05-exercise-histogram-bins.cu"),
                     kernel_file!("ch05-histogram-bins.cu"),
                 ),
-                sources: vec![bins_source],
-                check: Box::new(move |gpu, seed| check_bins_gpu(gpu, bins_launch, opt_in, seed)),
-            }),
+                bins_source,
+                |_| BINS.map(|bins| (bins, DEFAULT_LIMIT)).to_vec(),
+                move |(bins, limit)| (shape(bins_launch(bins, BINS_BLOCKS)), opt_in(bins, limit)),
+                |gpu, seed, answer| {
+                    let launch = |bins, _| exercise::config(answer((bins, DEFAULT_LIMIT)).0);
+                    check_bins_gpu(gpu, &launch, &|bins, limit| answer((bins, limit)).1, seed)
+                },
+            )),
         },
     ]
 }

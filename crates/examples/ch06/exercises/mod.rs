@@ -200,11 +200,10 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         Exercise {
             name: "warp_max",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(kernel_file!("ch06-exercise-warp-max.cu"), solution),
-                sources: vec![],
-                check: Box::new(check_warp_max),
-            }),
+            gpu: Some(GpuPart::kernel(
+                code.pick(kernel_file!("ch06-exercise-warp-max.cu"), solution),
+                check_warp_max,
+            )),
         },
         Exercise {
             name: "scan",
@@ -212,11 +211,10 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
                 sources: vec![source],
                 check: Box::new(move |seed| check_scan_cpu(scan, seed)),
             }),
-            gpu: Some(GpuPart {
-                kernel: code.pick(kernel_file!("ch06-exercise-scan.cu"), solution),
-                sources: vec![],
-                check: Box::new(check_scan_gpu),
-            }),
+            gpu: Some(GpuPart::kernel(
+                code.pick(kernel_file!("ch06-exercise-scan.cu"), solution),
+                check_scan_gpu,
+            )),
         },
     ]
 }

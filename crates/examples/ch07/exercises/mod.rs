@@ -22,7 +22,7 @@ use cudarc::driver::{CudaSlice, LaunchConfig};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same, shape};
 
 mod coarsening;
 mod coarsening_solution;
@@ -223,14 +223,13 @@ fn rectangle_exercise(code: Code) -> Exercise {
     Exercise {
         name: "rectangle",
         cpu: None,
-        gpu: Some(GpuPart {
-            kernel: code.pick(
+        gpu: Some(GpuPart::kernel(
+            code.pick(
                 kernel_file!("ch07-exercise-rectangle.cu"),
                 kernel_file!("ch07-imaging-rectangle.cu"),
             ),
-            sources: vec![],
-            check: Box::new(check_rectangle),
-        }),
+            check_rectangle,
+        )),
     }
 }
 
@@ -374,7 +373,7 @@ fn imaging_cpu_exercise(code: Code) -> Exercise {
     }
 }
 
-type CoarseConfigFn = fn(usize, usize) -> LaunchConfig;
+type CoarseConfigFn<'a> = &'a dyn Fn(usize, usize) -> LaunchConfig;
 
 /// The pixels per thread of the challenge's kernels, `image_coarse_K_256`.
 const COARSE_K: [usize; 6] = [1, 2, 3, 4, 6, 8];
@@ -468,7 +467,7 @@ fn check_coarse_gpu(gpu: &Gpu, config: CoarseConfigFn, seed: u64) -> Result<(), 
 }
 
 fn coarsening_exercise(code: Code) -> Exercise {
-    let config: CoarseConfigFn = code.pick(
+    let config: fn(usize, usize) -> LaunchConfig = code.pick(
         coarsening::coarse_config,
         coarsening_solution::coarse_config,
     );
@@ -486,16 +485,23 @@ fn coarsening_exercise(code: Code) -> Exercise {
         name: "coarsening",
         cpu: Some(CpuPart {
             sources: vec![source],
-            check: Box::new(move |seed| check_coarse_config(config, seed)),
+            check: Box::new(move |seed| check_coarse_config(&config, seed)),
         }),
-        gpu: Some(GpuPart {
-            kernel: code.pick(
+        gpu: Some(GpuPart::planned(
+            code.pick(
                 kernel_file!("ch07-exercise-coarsening.cu"),
                 kernel_file!("ch07-imaging.cu"),
             ),
-            sources: vec![source],
-            check: Box::new(move |gpu, seed| check_coarse_gpu(gpu, config, seed)),
-        }),
+            source,
+            |_| {
+                let sizes = COARSE_SIDES.iter().map(|side| side * side);
+                sizes.flat_map(|n_px| COARSE_K.map(|k| (n_px, k))).collect()
+            },
+            move |(n_px, k)| shape(config(n_px, k)),
+            |gpu, seed, answer| {
+                check_coarse_gpu(gpu, &|n_px, k| exercise::config(answer((n_px, k))), seed)
+            },
+        )),
     }
 }
 
@@ -514,11 +520,7 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             sources: vec![source],
             check: Box::new(move |_| check_fma_count(&file)),
         }),
-        gpu: Some(GpuPart {
-            kernel: file,
-            sources: vec![],
-            check: Box::new(check_fma_image),
-        }),
+        gpu: Some(GpuPart::kernel(file, check_fma_image)),
     };
     vec![
         imaging_cpu_exercise(code),

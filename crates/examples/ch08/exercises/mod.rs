@@ -220,32 +220,35 @@ fn check_lookback_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), St
 }
 
 pub fn exercises(code: Code) -> Vec<Exercise> {
-    let name = code.pick("sgemm_2d_blocking_exercise", "sgemm_2d_blocking");
-    let scan_name = code.pick("scan_lookback_exercise", "scan_lookback");
     vec![
         Exercise {
             name: "blocking_2d",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch08-exercise-blocking.cu"),
                     kernel_file!("ch08-sgemm.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(move |gpu, seed| check_blocking_gpu(gpu, name, seed)),
-            }),
+                |gpu, seed| {
+                    let name =
+                        gpu.first_of(&["sgemm_2d_blocking_exercise", "sgemm_2d_blocking"])?;
+                    check_blocking_gpu(gpu, name, seed)
+                },
+            )),
         },
         Exercise {
             name: "lookback",
             cpu: None,
-            gpu: Some(GpuPart {
-                kernel: code.pick(
+            gpu: Some(GpuPart::kernel(
+                code.pick(
                     kernel_file!("ch08-exercise-lookback.cu"),
                     kernel_file!("ch08-scan.cu"),
                 ),
-                sources: vec![],
-                check: Box::new(move |gpu, seed| check_lookback_gpu(gpu, scan_name, seed)),
-            }),
+                |gpu, seed| {
+                    let name = gpu.first_of(&["scan_lookback_exercise", "scan_lookback"])?;
+                    check_lookback_gpu(gpu, name, seed)
+                },
+            )),
         },
     ]
 }
