@@ -21,10 +21,13 @@ fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
         ));
     }
     if ended.code != Some(0) {
-        return Err(format!(
-            "{asked} failed: {}",
-            cut_chars(&last_line(&ended.stderr).unwrap_or_default(), 150)
-        ));
+        return Err(match last_line(&ended.stderr) {
+            Some(line) => format!("{asked} failed: {}", cut_chars(&line, 150)),
+            None => format!(
+                "{asked} failed ({}) without a message",
+                ended.status_words()
+            ),
+        });
     }
     Ok(String::from_utf8_lossy(&ended.stdout).into_owned())
 }

@@ -77,6 +77,7 @@ fn serve(args: cli::Serve) -> Result<(), Stop> {
     let fingerprint = catalogue::fingerprint(&program).map_err(failure)?;
     let exercises = catalogue::exercises(&program).map_err(failure)?;
     let conn = db::open(&args.db).map_err(failure)?;
+    runner::remove_stale_run_dirs();
 
     let bell = Arc::new(queue::Bell::default());
     let runner = Arc::new(runner::LocalProcess {

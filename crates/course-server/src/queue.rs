@@ -206,7 +206,10 @@ impl Queue {
                 self.runner.check_gpu()
             };
             match checked {
-                Ok(()) => *suspect = false,
+                Ok(()) => {
+                    eprintln!("course-server: the GPU check after a faulting run passed");
+                    *suspect = false;
+                }
                 Err(e) => {
                     eprintln!("course-server: the GPU is not healthy, no runs until it is: {e}");
                     thread::sleep(Duration::from_secs(10));

@@ -170,7 +170,7 @@ pub struct Ended {
 }
 
 impl Ended {
-    fn status_words(&self) -> String {
+    pub fn status_words(&self) -> String {
         let or_none = |v: Option<i32>| v.map_or("none".to_string(), |v| v.to_string());
         format!(
             "exit status {}, signal {}",
@@ -181,6 +181,24 @@ impl Ended {
 }
 
 static RUN_DIRS: AtomicU64 = AtomicU64::new(0);
+const RUN_DIR_PREFIX: &str = "course-server-run-";
+
+/// Removes the run directories of servers that are no longer running (killed mid-run).
+pub fn remove_stale_run_dirs() {
+    let Ok(entries) = std::fs::read_dir(std::env::temp_dir()) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(RUN_DIR_PREFIX)) else {
+            continue;
+        };
+        let server = rest.split('-').next().unwrap_or("");
+        if server.parse::<u32>().is_ok() && !Path::new("/proc").join(server).exists() {
+            let _ = std::fs::remove_dir_all(entry.path());
+        }
+    }
+}
 
 /// Runs `program args` in a fresh directory and process group, with only [`KEPT_ENV`], `input`
 /// on its stdin, and a wall-clock limit after which the whole group is killed.
@@ -194,7 +212,7 @@ pub fn run_process(
     use std::os::unix::process::{CommandExt, ExitStatusExt};
 
     let dir = std::env::temp_dir().join(format!(
-        "course-server-run-{}-{}",
+        "{RUN_DIR_PREFIX}{}-{}",
         std::process::id(),
         RUN_DIRS.fetch_add(1, Ordering::Relaxed)
     ));

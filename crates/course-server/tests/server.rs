@@ -15,12 +15,29 @@ fn fake_runner() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-runner.sh")
 }
 
-fn fresh_dir(name: &str) -> PathBuf {
+/// A test's own directory (database, logs, CSV), removed when the test passes.
+struct TestDir(PathBuf);
+
+impl TestDir {
+    fn join(&self, name: &str) -> PathBuf {
+        self.0.join(name)
+    }
+}
+
+impl Drop for TestDir {
+    fn drop(&mut self) {
+        if !std::thread::panicking() {
+            let _ = std::fs::remove_dir_all(&self.0);
+        }
+    }
+}
+
+fn fresh_dir(name: &str) -> TestDir {
     let dir =
         std::env::temp_dir().join(format!("course-server-test-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
-    dir
+    TestDir(dir)
 }
 
 struct Server {
@@ -562,6 +579,7 @@ fn crash_and_flood_of_output() {
         "failed: the runner ended without a verdict (exit status 139, signal none): \
          CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access was encountered"
     );
+    // The next run waits for a GPU check (the fake's always passes).
     let spam = server.accepted(&ana, "b", "ch05 tile_reverse", "SPAM");
     let outcome = server.wait_done(&ana, spam).outcome.unwrap();
     assert_eq!(outcome.line, "passed");
