@@ -31,23 +31,23 @@ pub struct Queue {
 /// Wakes the workers when a submission comes in or moves on; they also look every so often.
 #[derive(Default)]
 pub struct Bell {
-    rung: Mutex<bool>,
+    rings: Mutex<u64>,
     cv: Condvar,
 }
 
 impl Bell {
     pub fn ring(&self) {
-        *self.rung.lock().unwrap() = true;
+        *self.rings.lock().unwrap() += 1;
         self.cv.notify_all();
     }
 
     fn wait(&self) {
-        let rung = self.rung.lock().unwrap();
-        let (mut rung, _) = self
+        let rings = self.rings.lock().unwrap();
+        let seen = *rings;
+        let _ = self
             .cv
-            .wait_timeout_while(rung, Duration::from_millis(250), |r| !*r)
+            .wait_timeout_while(rings, Duration::from_millis(250), |r| *r == seen)
             .unwrap();
-        *rung = false;
     }
 }
 
