@@ -1,7 +1,8 @@
 //! Every exercise names the files a learner edits. A page of a chapter with a `Solution` block
 //! (a challenge or a practice; the key-points pages' discussions are questions, not code) has a
-//! `**Your turn:**` paragraph that names its starter files and the judge's command for its
-//! chapter, `cargo run --bin judge -- chNN`; each file or folder it names must exist. A chapter
+//! `**Your turn:**` paragraph that names its starter files and the judge's command for one of
+//! its chapter's exercises, `cargo run --bin judge -- chNN EXERCISE`; each file or folder it
+//! names must exist, and so must the exercise. A chapter
 //! forked on its own is checked the same way: the test reads whichever chapter folders there are.
 //!
 //! Every `**Your turn:**` paragraph also says first, in one sentence, what the learner writes:
@@ -147,6 +148,32 @@ fn chapters() -> Vec<(String, Vec<PathBuf>)> {
         .collect()
 }
 
+/// The exercises the judge knows in chapter `number` (`name: "..."` in its exercises/mod.rs).
+fn exercise_names(number: &str) -> Vec<String> {
+    let list = root().join(format!("crates/examples/{number}/exercises/mod.rs"));
+    let text = std::fs::read_to_string(list).unwrap_or_default();
+    text.split("name: \"")
+        .skip(1)
+        .filter_map(|rest| rest.split_once('"').map(|(name, _)| name.to_string()))
+        .collect()
+}
+
+/// The exercise each `judge` command in `turn` names (the word after the chapter), if any: the
+/// one-exercise command is what a learner types, with `--remote` or without.
+fn judged_exercises(turn: &str, judge: &str) -> Vec<Option<String>> {
+    turn.split(judge)
+        .skip(1)
+        .map(|rest| {
+            let word: String = rest
+                .strip_prefix(' ')?
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            (!word.is_empty()).then_some(word)
+        })
+        .collect()
+}
+
 #[test]
 fn every_exercise_names_its_starter_files_and_the_judge() {
     let mut problems = Vec::new();
@@ -171,6 +198,18 @@ fn every_exercise_names_its_starter_files_and_the_judge() {
             let judge = format!("cargo run --bin judge -- {number}");
             if !turns.iter().any(|t| t.contains(&judge)) {
                 problems.push(format!("{name}: no `{TURN}` paragraph gives `{judge}`"));
+            }
+            let exercises = exercise_names(number);
+            for named in turns.iter().flat_map(|t| judged_exercises(t, &judge)) {
+                match named {
+                    Some(ex) if exercises.contains(&ex) => {}
+                    Some(ex) => problems.push(format!(
+                        "{name}: `{judge} {ex}` names no exercise of {number}'s judge"
+                    )),
+                    None => problems.push(format!(
+                        "{name}: `{judge}` names no exercise; give the one the paragraph is about"
+                    )),
+                }
             }
             let paths: Vec<String> = turns.iter().flat_map(|t| named_paths(t)).collect();
             if paths.is_empty() {
