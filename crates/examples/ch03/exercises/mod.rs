@@ -19,7 +19,7 @@ use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Source, close, cuda, same};
+use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Source, Work, close, cuda, same};
 
 mod broadcast;
 mod broadcast_solution;
@@ -170,21 +170,38 @@ fn check_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
         block_dim: (256, 1, 1),
         shared_mem_bytes: 0,
     };
-    // SAFETY: one thread per product, in blocks of 256, for buffers of m * n, n * p and
-    // m * n * p values: the learner's kernel must return for idx >= m * n * p and read a and b
-    // only at i * n + k and k * p + j, as the file's comments ask.
-    let launched = unsafe {
-        k.broadcast_multiply
-            .launch(s, cfg(m * n * p), &a_gpu, &b_gpu, &mut products, mi, ni, pi)
-    };
-    cuda(launched, "launch broadcast_multiply")?;
-    // SAFETY: one thread per element of c (m * p values); the learner's kernel must return for
-    // idx >= m * p and read prod only below m * n * p.
-    let launched = unsafe {
-        k.sum_middle_axis
-            .launch(s, cfg(m * p), &products, &mut c, mi, ni, pi)
-    };
-    cuda(launched, "launch sum_middle_axis")?;
+    // Both kernels timed, by the f64 bytes they must move; the larger, kept, is the first's.
+    // A and B read, the m * n * p products written.
+    let work = Work::Bytes(8.0 * (m * n + n * p + m * n * p) as f64);
+    gpu.timed(work, || {
+        // SAFETY: one thread per product, in blocks of 256, for buffers of m * n, n * p and
+        // m * n * p values: the learner's kernel must return for idx >= m * n * p and read a
+        // and b only at i * n + k and k * p + j, as the file's comments ask.
+        let launched = unsafe {
+            k.broadcast_multiply.launch(
+                s,
+                cfg(m * n * p),
+                &a_gpu,
+                &b_gpu,
+                &mut products,
+                mi,
+                ni,
+                pi,
+            )
+        };
+        cuda(launched, "launch broadcast_multiply")
+    })?;
+    // The products read, C written.
+    let work = Work::Bytes(8.0 * (m * n * p + m * p) as f64);
+    gpu.timed(work, || {
+        // SAFETY: one thread per element of c (m * p values); the learner's kernel must return
+        // for idx >= m * p and read prod only below m * n * p.
+        let launched = unsafe {
+            k.sum_middle_axis
+                .launch(s, cfg(m * p), &products, &mut c, mi, ni, pi)
+        };
+        cuda(launched, "launch sum_middle_axis")
+    })?;
     let got = cuda(s.clone_dtoh(&c), "copy C from the GPU")?;
     close("C", &got, &triple_loop(&a, &b), TOLERANCE)
 }
@@ -224,9 +241,12 @@ fn check_fusion(gpu: &Gpu, seed: u64) -> Result<(), String> {
         same(&format!("y of add_arrays ({n4} float4s)"), &got, &want)?;
 
         let mut y = alloc_poisoned::<[f32; 4]>(s, n4);
-        // SAFETY: as above, for x and y.
-        let launched = unsafe { k.cos_fused_plus_x.launch(s, cfg, &x_gpu, &mut y, n4_arg) };
-        cuda(launched, "launch cos_fused_plus_x")?;
+        // The fused kernel is the one timed: x read and y written, 16 bytes a float4 each.
+        gpu.timed(Work::Bytes(32.0 * n4 as f64), || {
+            // SAFETY: as above, for x and y.
+            let launched = unsafe { k.cos_fused_plus_x.launch(s, cfg, &x_gpu, &mut y, n4_arg) };
+            cuda(launched, "launch cos_fused_plus_x")
+        })?;
         let got = cuda(s.clone_dtoh(&y), "copy y from the GPU")?.into_flattened();
         let got: Vec<f64> = got.iter().map(|&v| v as f64).collect();
         let want: Vec<f64> = x

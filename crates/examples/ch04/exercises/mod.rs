@@ -194,13 +194,17 @@ fn check_bounds_gpu(gpu: &Gpu, past_end: PastEndFn, seed: u64) -> Result<(), Str
             block_dim: (block as u32, 1, 1),
             shared_mem_bytes: 0,
         };
-        // SAFETY: xs, ys and zs hold one element per thread of the grid, so the kernel may do
-        // without its bounds check; it must touch only its own thread's element.
-        let launched = unsafe {
-            k.adder_no_bounds_check
-                .launch(s, cfg, &xs_dev, &ys_dev, &mut zs_dev, n as i32)
-        };
-        cuda(launched, "launch adder_no_bounds_check")?;
+        // Without its bounds check every thread of the grid, past n too, reads two f64 and
+        // writes one.
+        gpu.timed(Work::Bytes(24.0 * len as f64), || {
+            // SAFETY: xs, ys and zs hold one element per thread of the grid, so the kernel may
+            // do without its bounds check; it must touch only its own thread's element.
+            let launched = unsafe {
+                k.adder_no_bounds_check
+                    .launch(s, cfg, &xs_dev, &ys_dev, &mut zs_dev, n as i32)
+            };
+            cuda(launched, "launch adder_no_bounds_check")
+        })?;
         let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
         if let Some(i) = (0..n.min(len)).find(|&i| zs[i].to_bits() != (xs[i] + ys[i]).to_bits()) {
             return Err(format!(
@@ -385,7 +389,14 @@ fn check_adder_any_grid(gpu: &Gpu, seed: u64, launch: AdderLaunch) -> Result<(),
                 shared_mem_bytes: 0,
             };
             let mut zs_dev = alloc_poisoned::<f64>(s, len);
-            launch(cfg, &xs_dev, &ys_dev, &mut zs_dev, n as i32)?;
+            let mut run = || launch(cfg, &xs_dev, &ys_dev, &mut zs_dev, n as i32);
+            // One thread per element is the grid timed (the others test the stride): xs and ys
+            // read, zs written, n f64 each.
+            if (blocks, threads) == (full, 256) {
+                gpu.timed(Work::Bytes(24.0 * n as f64), run)?;
+            } else {
+                run()?;
+            }
             let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
             let what = format!("zs (n = {n}, {})", blocks_of(&cfg));
             same(&what, &zs[..n], &want)?;
@@ -453,13 +464,21 @@ fn check_multiplier_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), St
         ("a grid of 40 blocks", small_grid),
     ] {
         let mut zs_dev = alloc_poisoned::<f64>(s, n);
-        // SAFETY: xs, ys and zs hold n elements each; the learner's kernel must keep to
-        // i < n, on any grid, as the exercise asks (a file of exercises states no contract).
-        let launched = unsafe {
-            k.multiplier
-                .launch(s, cfg, &xs_dev, &ys_dev, &mut zs_dev, n_arg)
+        let mut run = || {
+            // SAFETY: xs, ys and zs hold n elements each; the learner's kernel must keep to
+            // i < n, on any grid, as the exercise asks (a file of exercises states no contract).
+            let launched = unsafe {
+                k.multiplier
+                    .launch(s, cfg, &xs_dev, &ys_dev, &mut zs_dev, n_arg)
+            };
+            cuda(launched, &format!("launch the multiplier with {how}"))
         };
-        cuda(launched, &format!("launch the multiplier with {how}"))?;
+        // The learner's launch is the one timed: xs and ys read, zs written, n f64 each.
+        if how == "your launch_config" {
+            gpu.timed(Work::Bytes(24.0 * n as f64), run)?;
+        } else {
+            run()?;
+        }
         let zs = cuda(s.clone_dtoh(&zs_dev), "copy zs from the GPU")?;
         same(&format!("zs, launched with {how},"), &zs, &want)?;
     }
@@ -695,11 +714,20 @@ fn check_matmul_2d_gpu(gpu: &Gpu, grid_2d: Grid2Fn, seed: u64) -> Result<(), Str
         ] {
             let mut c = alloc_poisoned::<f32>(s, rows * p + cols);
             let (mi, ni, pi) = (m as i32, n as i32, p as i32);
-            // SAFETY: A, B and C reach past their m·n, n·p and m·p elements by the rows and
-            // columns of the grid beyond C; the learner's kernel must read A[i][k] and B[k][j]
-            // and write C[i][j] for its own i and j only.
-            let launched = unsafe { kernel.launch(s, cfg, &ops.a, &ops.b, &mut c, mi, ni, pi) };
-            cuda(launched, &format!("launch {name}"))?;
+            let mut run = || {
+                // SAFETY: A, B and C reach past their m·n, n·p and m·p elements by the rows
+                // and columns of the grid beyond C; the learner's kernel must read A[i][k] and
+                // B[k][j] and write C[i][j] for its own i and j only.
+                let launched = unsafe { kernel.launch(s, cfg, &ops.a, &ops.b, &mut c, mi, ni, pi) };
+                cuda(launched, &format!("launch {name}"))
+            };
+            // The kernel timed is the one that keeps its sum in a register, the better of
+            // the two: 2mnp operations, a multiply and an add per term.
+            if name == "matmul_sum_in_register" {
+                gpu.timed(Work::Flops(2.0 * (m * n * p) as f64), run)?;
+            } else {
+                run()?;
+            }
             let c = cuda(s.clone_dtoh(&c), "copy C from the GPU")?;
             check_c(name, &c, &ops.want, (m, n, p))?;
         }
@@ -720,13 +748,17 @@ fn check_matmul_1d_gpu(gpu: &Gpu, grid_1d: Grid2Fn, seed: u64) -> Result<(), Str
         let ops = operands(s, &mut rng, (m, n, p), ((rows - m) * n, 0))?;
         let mut c = alloc_poisoned::<f32>(s, threads);
         let (mi, ni, pi) = (m as i32, n as i32, p as i32);
-        // SAFETY: A and C reach past their ends for every thread of the grid; the learner's
-        // kernel must read A[i][k] and B[k][j] and write C[i][j] for its own i and j only.
-        let launched = unsafe {
-            k.matmul_1d
-                .launch(s, cfg, &ops.a, &ops.b, &mut c, mi, ni, pi)
-        };
-        cuda(launched, "launch matmul_1d")?;
+        // 2mnp operations: a multiply and an add per term.
+        gpu.timed(Work::Flops(2.0 * (m * n * p) as f64), || {
+            // SAFETY: A and C reach past their ends for every thread of the grid; the
+            // learner's kernel must read A[i][k] and B[k][j] and write C[i][j] for its own i
+            // and j only.
+            let launched = unsafe {
+                k.matmul_1d
+                    .launch(s, cfg, &ops.a, &ops.b, &mut c, mi, ni, pi)
+            };
+            cuda(launched, "launch matmul_1d")
+        })?;
         let c = cuda(s.clone_dtoh(&c), "copy C from the GPU")?;
         check_c("matmul_1d", &c, &ops.want, (m, n, p))?;
     }
@@ -846,13 +878,17 @@ fn check_dft_gpu(gpu: &Gpu, config: ConfigFn, seed: u64) -> Result<(), String> {
         // One slot per thread of the grid, so that a missing `k < n` shows past the end.
         let threads = (cfg.grid_dim.0 * cfg.block_dim.0) as usize;
         let mut out_dev = alloc_poisoned::<[f32; 2]>(s, threads);
-        // SAFETY: xs holds n values and out one per thread; the learner's kernel must read
-        // xs only below n and write only its own out[k].
-        let launched = unsafe {
-            k.dft_naive_phase
-                .launch(s, cfg, &xs_dev, &mut out_dev, n as i32)
-        };
-        cuda(launched, "launch dft_naive_phase")?;
+        // 8 N² operations: a complex multiply (6) and add (2) per term; the phase and its sine
+        // and cosine not counted, as ch04/dft_gpu.rs counts.
+        gpu.timed(Work::Flops(8.0 * (n * n) as f64), || {
+            // SAFETY: xs holds n values and out one per thread; the learner's kernel must read
+            // xs only below n and write only its own out[k].
+            let launched = unsafe {
+                k.dft_naive_phase
+                    .launch(s, cfg, &xs_dev, &mut out_dev, n as i32)
+            };
+            cuda(launched, "launch dft_naive_phase")
+        })?;
         let out = cuda(s.clone_dtoh(&out_dev), "copy X from the GPU")?;
         let got: Vec<Complex64> = out[..n]
             .iter()

@@ -2,16 +2,14 @@
 //! CPU's exactly; the block sum's bits with the same float32 additions, in the kernel's order,
 //! written out here, and with the exact sum of ones. The retry count must be 0 for one thread
 //! and above 0 for ascending values; the histograms must equal the CPU's exactly.
-use std::sync::Arc;
-
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
 use cudarc::driver::sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK;
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{CudaSlice, LaunchConfig};
 
-use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same, shape};
+use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, Work, cuda, same, shape};
 
 // The launchers of the learner's kernel files; the solutions' files have the same kernels.
 mod ch05_exercise_tiles {
@@ -89,11 +87,19 @@ fn check_tiles_gpu(gpu: &Gpu, tile_launch: TileLaunchFn, seed: u64) -> Result<()
         let mut d_out = alloc_poisoned::<f32>(s, n);
         // A launch with too little shared memory would fault and spoil the GPU for the rest.
         let cfg = checked_tile_launch(tile_launch, n, tile)?;
-        // SAFETY: the grid covers x and out exactly, one block per tile (checked above), and
-        // the learner's kernel must index only its block's tile, of blockDim.x floats, in x,
-        // out and the blockDim.x * 4 bytes of shared memory.
-        let launched = unsafe { k.reverse_tiles_dynamic.launch(s, cfg, &d_x, &mut d_out) };
-        cuda(launched, "launch reverse_tiles_dynamic")?;
+        let mut run = || {
+            // SAFETY: the grid covers x and out exactly, one block per tile (checked above),
+            // and the learner's kernel must index only its block's tile, of blockDim.x floats,
+            // in x, out and the blockDim.x * 4 bytes of shared memory.
+            let launched = unsafe { k.reverse_tiles_dynamic.launch(s, cfg, &d_x, &mut d_out) };
+            cuda(launched, "launch reverse_tiles_dynamic")
+        };
+        // The page's tile of 512 is the one timed: x read and out written, n f32 each.
+        if tile == 512 {
+            gpu.timed(Work::Bytes(8.0 * n as f64), run)?;
+        } else {
+            run()?;
+        }
         let out = cuda(s.clone_dtoh(&d_out), "copy out from the GPU")?;
         let want: Vec<f32> = x
             .chunks(tile)
@@ -150,12 +156,14 @@ fn check_sum_cpu(sum: SumFn, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
-/// Launch `partial_sums` on `d_x`, then on its partial sums, until one value is left.
+/// Launch `partial_sums` on `d_x`, then on its partial sums, until one value is left; each
+/// pass timed (the first, the largest, is the one kept).
 fn sum_on_gpu(
-    s: &Arc<CudaStream>,
+    gpu: &Gpu,
     partial_sums: &ch05_exercise_block_sum::BlockPartialSums,
     d_x: &CudaSlice<f32>,
 ) -> Result<f32, String> {
+    let s = &gpu.stream;
     let mut len = d_x.len();
     let mut current: Option<CudaSlice<f32>> = None;
     while len > 1 || current.is_none() {
@@ -167,10 +175,13 @@ fn sum_on_gpu(
             shared_mem_bytes: 0,
         };
         let input = current.as_ref().unwrap_or(d_x);
-        // SAFETY: input has len elements and next one slot per block; the learner's kernel
-        // must read x only below n and write only partials[blockIdx.x].
-        let launched = unsafe { partial_sums.launch(s, cfg, input, len as i32, &mut next) };
-        cuda(launched, "launch block_partial_sums")?;
+        // len f32 read, one written per block.
+        gpu.timed(Work::Bytes(4.0 * (len + blocks) as f64), || {
+            // SAFETY: input has len elements and next one slot per block; the learner's kernel
+            // must read x only below n and write only partials[blockIdx.x].
+            let launched = unsafe { partial_sums.launch(s, cfg, input, len as i32, &mut next) };
+            cuda(launched, "launch block_partial_sums")
+        })?;
         current = Some(next);
         len = blocks;
     }
@@ -189,12 +200,12 @@ fn check_sum_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let ones = cuda(s.clone_htod(&vec![1.0f32; n]), "copy to the GPU")?;
     same_bits(
         "the GPU's sum of 2^24 ones",
-        sum_on_gpu(s, partial_sums, &ones)?,
+        sum_on_gpu(gpu, partial_sums, &ones)?,
         n as f32,
     )?;
     let x = Rng::new(seed).vec_f32(n - 12_345, 0.0, 1.0);
     let d_x = cuda(s.clone_htod(&x), "copy to the GPU")?;
-    let got = sum_on_gpu(s, partial_sums, &d_x)?;
+    let got = sum_on_gpu(gpu, partial_sums, &d_x)?;
     same_bits(
         &format!("the GPU's sum of {} random values", x.len()),
         got,
@@ -202,8 +213,9 @@ fn check_sum_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     )
 }
 
-/// The maximum and the retry count of one run of `max_float_cas_counted` on `values`.
-fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
+/// The maximum and the retry count of one run of `max_float_cas_counted` on `values`; `timed`:
+/// the run is timed.
+fn cas_retries(gpu: &Gpu, values: &[f32], timed: bool) -> Result<(f32, u32), String> {
     let s = &gpu.stream;
     let k = ch05_exercise_cas_retries::Kernels::load(&gpu.module);
     let d_values = cuda(s.clone_htod(values), "copy the values to the GPU")?;
@@ -216,10 +228,18 @@ fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
     };
     let n = values.len() as i32;
     let kernel = &k.max_float_cas_counted;
-    // SAFETY: values has n elements and the result and the count one each; the learner's
-    // kernel must read values only below n and touch only result[0] and retries[0].
-    let launched = unsafe { kernel.launch(s, cfg, &d_values, n, &mut d_max, &mut d_retries) };
-    cuda(launched, "launch max_float_cas_counted")?;
+    let mut run = || {
+        // SAFETY: values has n elements and the result and the count one each; the learner's
+        // kernel must read values only below n and touch only result[0] and retries[0].
+        let launched = unsafe { kernel.launch(s, cfg, &d_values, n, &mut d_max, &mut d_retries) };
+        cuda(launched, "launch max_float_cas_counted")
+    };
+    // The values read, 4 bytes each (the maximum and the count are 8 bytes more).
+    if timed {
+        gpu.timed(Work::Bytes(4.0 * values.len() as f64), run)?;
+    } else {
+        run()?;
+    }
     let max = cuda(s.clone_dtoh(&d_max), "copy the maximum from the GPU")?;
     let retries = cuda(s.clone_dtoh(&d_retries), "copy the count from the GPU")?;
     Ok((max[0], retries[0]))
@@ -227,7 +247,7 @@ fn cas_retries(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
 
 fn check_retries_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     // One thread has nobody to lose to: a count above 0 counts more than the lost swaps.
-    let (max, retries) = cas_retries(gpu, &[0.5])?;
+    let (max, retries) = cas_retries(gpu, &[0.5], false)?;
     if max != 0.5 || retries != 0 {
         return Err(format!(
             "on one value 0.5 it found {max} with {retries} retries, expected 0.5 with 0"
@@ -238,7 +258,8 @@ fn check_retries_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     ascending.sort_by(f32::total_cmp);
     let want = ascending[ascending.len() - 1];
     for (order, values) in [("random", &random), ("ascending", &ascending)] {
-        let (max, retries) = cas_retries(gpu, values)?;
+        // The random order is the one timed; ascending is the worst case, for the count.
+        let (max, retries) = cas_retries(gpu, values, order == "random")?;
         if max.to_bits() != want.to_bits() {
             return Err(format!(
                 "the maximum in {order} order is {max}, expected {want}"
@@ -331,14 +352,17 @@ fn check_bins_gpu(
         let d_values = cuda(s.clone_htod(&values), "copy the values to the GPU")?;
         let mut d_out = cuda(s.alloc_zeros::<u32>(bins), "allocate the histogram")?;
         let (bins_arg, cfg) = (bins as i32, bins_launch(bins, BINS_BLOCKS));
-        // SAFETY: every value is below bins, out has bins entries, and the launch gives
-        // bins * 4 bytes of shared memory (checked above); the learner's kernel must index
-        // local and out only below bins, and values only below n.
-        let launched = unsafe { kernel.launch(s, cfg, &d_values, n, bins_arg, &mut d_out) };
-        cuda(
-            launched,
-            &format!("launch hist_shared_bins with {bins} bins"),
-        )?;
+        // The values read and the bins written, 4 bytes each; the larger histogram is kept.
+        gpu.timed(Work::Bytes(4.0 * (n as usize + bins) as f64), || {
+            // SAFETY: every value is below bins, out has bins entries, and the launch gives
+            // bins * 4 bytes of shared memory (checked above); the learner's kernel must index
+            // local and out only below bins, and values only below n.
+            let launched = unsafe { kernel.launch(s, cfg, &d_values, n, bins_arg, &mut d_out) };
+            cuda(
+                launched,
+                &format!("launch hist_shared_bins with {bins} bins"),
+            )
+        })?;
         let got = cuda(s.clone_dtoh(&d_out), "copy the histogram from the GPU")?;
         same(&format!("the histogram of {bins} bins"), &got, &want)?;
     }

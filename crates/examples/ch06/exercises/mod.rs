@@ -7,7 +7,7 @@ use course::kernel_file;
 use course::random::Rng;
 use cudarc::driver::LaunchConfig;
 
-use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same};
+use crate::exercise::{Code, CpuPart, Exercise, Gpu, GpuPart, Work, cuda, same};
 
 mod scan;
 mod scan_solution;
@@ -31,8 +31,9 @@ fn launch_for(n: usize) -> LaunchConfig {
     }
 }
 
-/// The maximum and the number of atomicCAS calls of one run of `max_warp_first`.
-fn warp_max(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
+/// The maximum and the number of atomicCAS calls of one run of `max_warp_first`; `timed`: the
+/// run is timed.
+fn warp_max(gpu: &Gpu, values: &[f32], timed: bool) -> Result<(f32, u32), String> {
     let s = &gpu.stream;
     // A file without the kernel is a verdict: look for it before `load`, which would exit.
     gpu.function("max_warp_first")?;
@@ -44,20 +45,28 @@ fn warp_max(gpu: &Gpu, values: &[f32]) -> Result<(f32, u32), String> {
     )?;
     let mut d_attempts = cuda(s.clone_htod(&[0u32]), "copy 0 to the GPU")?;
     let n = values.len() as i32;
-    // SAFETY: n is the length of values, and result and attempts hold one element each; the
-    // learner's kernel must read values[i] only for i < n, and write only *result and
-    // *attempts, as the exercise's kernel file says.
-    let launched = unsafe {
-        k.max_warp_first.launch(
-            s,
-            launch_for(values.len()),
-            &d_values,
-            n,
-            &mut d_result,
-            &mut d_attempts,
-        )
+    let mut run = || {
+        // SAFETY: n is the length of values, and result and attempts hold one element each;
+        // the learner's kernel must read values[i] only for i < n, and write only *result and
+        // *attempts, as the exercise's kernel file says.
+        let launched = unsafe {
+            k.max_warp_first.launch(
+                s,
+                launch_for(values.len()),
+                &d_values,
+                n,
+                &mut d_result,
+                &mut d_attempts,
+            )
+        };
+        cuda(launched, "launch max_warp_first")
     };
-    cuda(launched, "launch max_warp_first")?;
+    // The values read, 4 bytes each (the maximum and the count are 8 bytes more).
+    if timed {
+        gpu.timed(Work::Bytes(4.0 * values.len() as f64), run)?;
+    } else {
+        run()?;
+    }
     let result = cuda(s.clone_dtoh(&d_result), "copy the maximum from the GPU")?;
     let attempts = cuda(s.clone_dtoh(&d_attempts), "copy the count from the GPU")?;
     Ok((result[0], attempts[0]))
@@ -71,7 +80,8 @@ fn check_warp_max(gpu: &Gpu, seed: u64) -> Result<(), String> {
     ascending.sort_by(f32::total_cmp);
     for (order, values) in [("random", &random), ("ascending", &ascending)] {
         let want = values.iter().copied().fold(f32::NEG_INFINITY, f32::max);
-        let (got, _) = warp_max(gpu, values)?;
+        // The random order is the one timed; ascending is the worst case for the atomics.
+        let (got, _) = warp_max(gpu, values, order == "random")?;
         if got.to_bits() != want.to_bits() {
             return Err(format!(
                 "the maximum of {n} values in {order} order is {got}, expected {want}"
@@ -81,7 +91,7 @@ fn check_warp_max(gpu: &Gpu, seed: u64) -> Result<(), String> {
     // On equal values the first compare-and-swap to land settles every later loop, so lane 0
     // of each warp calls atomicCAS at most once; a thread-per-value loop would call it more.
     let warps = n.div_ceil(32) as u32;
-    let (got, attempts) = warp_max(gpu, &vec![42.0; n])?;
+    let (got, attempts) = warp_max(gpu, &vec![42.0; n], false)?;
     if got != 42.0 || attempts == 0 || attempts > warps {
         return Err(format!(
             "on {n} values all 42 it found {got} with {attempts} atomicCAS calls, expected 42 with \
@@ -143,13 +153,17 @@ fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     gpu.function("exclusive_scan_warps")?;
     gpu.function("positions_two_ways")?;
     let k = ch06_exercise_scan::Kernels::load(&gpu.module);
-    // SAFETY: n_arg is the length of values and of out; the learner's kernel must touch
-    // in[i] and out[i] only for i < n, as the exercise's kernel file does.
-    let launched = unsafe {
-        k.exclusive_scan_warps
-            .launch(s, launch_for(n), &d_values, &mut d_out, n_arg)
-    };
-    cuda(launched, "launch exclusive_scan_warps")?;
+    // Both kernels timed; the second, which moves more, is the one kept. Here n u32 read and
+    // n written.
+    gpu.timed(Work::Bytes(8.0 * n as f64), || {
+        // SAFETY: n_arg is the length of values and of out; the learner's kernel must touch
+        // in[i] and out[i] only for i < n, as the exercise's kernel file does.
+        let launched = unsafe {
+            k.exclusive_scan_warps
+                .launch(s, launch_for(n), &d_values, &mut d_out, n_arg)
+        };
+        cuda(launched, "launch exclusive_scan_warps")
+    })?;
     let got = cuda(s.clone_dtoh(&d_out), "copy the scan from the GPU")?;
     same("exclusive_scan_warps' out", &got, &serial_scan(&values))?;
 
@@ -160,20 +174,23 @@ fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     let d_floats = cuda(s.clone_htod(&floats), "copy the values to the GPU")?;
     let mut d_by_scan = alloc_poisoned::<u32>(s, n);
     let mut d_by_ballot = alloc_poisoned::<u32>(s, n);
-    // SAFETY: n_arg is the length of floats, by_scan and by_ballot; the learner's kernel must
-    // touch their elements only below n, as the exercise's kernel file does.
-    let launched = unsafe {
-        k.positions_two_ways.launch(
-            s,
-            launch_for(n),
-            &d_floats,
-            n_arg,
-            threshold,
-            &mut d_by_scan,
-            &mut d_by_ballot,
-        )
-    };
-    cuda(launched, "launch positions_two_ways")?;
+    // n f32 read, n u32 written twice.
+    gpu.timed(Work::Bytes(12.0 * n as f64), || {
+        // SAFETY: n_arg is the length of floats, by_scan and by_ballot; the learner's kernel
+        // must touch their elements only below n, as the exercise's kernel file does.
+        let launched = unsafe {
+            k.positions_two_ways.launch(
+                s,
+                launch_for(n),
+                &d_floats,
+                n_arg,
+                threshold,
+                &mut d_by_scan,
+                &mut d_by_ballot,
+            )
+        };
+        cuda(launched, "launch positions_two_ways")
+    })?;
     let by_scan = cuda(s.clone_dtoh(&d_by_scan), "copy by_scan from the GPU")?;
     let by_ballot = cuda(s.clone_dtoh(&d_by_ballot), "copy by_ballot from the GPU")?;
     same("positions_two_ways' by_scan", &by_scan, &want)?;

@@ -22,7 +22,7 @@ use cudarc::driver::{CudaSlice, LaunchConfig};
 use num_complex::Complex64;
 use rayon::prelude::*;
 
-use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, cuda, same, shape};
+use crate::exercise::{self, Code, CpuPart, Exercise, Gpu, GpuPart, Work, cuda, same, shape};
 
 mod coarsening;
 mod coarsening_solution;
@@ -116,25 +116,33 @@ fn check_fma_image(gpu: &Gpu, seed: u64) -> Result<(), String> {
     // A file without the kernel is a verdict: look for it before `load`, which would exit.
     gpu.function(KERNEL)?;
     let got_kernel = &ch07_exercise_fma::Kernels::load(&gpu.module).image_split_statements;
-    let image = |launch: &dyn Fn(&mut CudaSlice<[f32; 2]>)| {
+    let image = |launch: &dyn Fn(&mut CudaSlice<[f32; 2]>) -> Result<(), String>| {
         let mut img = alloc_poisoned::<[f32; 2]>(s, side * side);
-        launch(&mut img);
+        launch(&mut img)?;
         cuda(s.clone_dtoh(&img), "copy the image from the GPU")
     };
-    let want = image(&|img| sky.launch_in_blocks(s, want_kernel, 3, 256, img))?;
+    let want = image(&|img| {
+        sky.launch_in_blocks(s, want_kernel, 3, 256, img);
+        Ok(())
+    })?;
+    // 13 operations per pixel and visibility, as ch07/challenge_fma.rs counts.
+    let work = Work::Flops(13.0 * (side * side * n_vis) as f64);
     let got = image(&|img| {
-        let (ls, ms, ns, us, vs, ws) = (&sky.ls, &sky.ms, &sky.ns, &sky.us, &sky.vs, &sky.ws);
-        let (n_px, n_vis, config) = (sky.n_px, sky.n_vis, sky.config(3, 256));
-        // SAFETY: the arguments are those the solution is launched with above: n_px is the
-        // length of ls, ms, ns and img, n_vis that of us, vs, ws and vis, and the grid the
-        // solution's. The learner's kernel must read and write pixel p only for p < n_px and
-        // visibility j only for j < n_vis, as the exercise's kernel does.
-        let launched = unsafe {
-            got_kernel.launch(
-                s, config, ls, ms, ns, n_px, us, vs, ws, &sky.vis, n_vis, sky.inv_n, img,
-            )
-        };
-        launched.or_exit_launching(got_kernel)
+        gpu.timed(work, || {
+            let (ls, ms, ns, us, vs, ws) = (&sky.ls, &sky.ms, &sky.ns, &sky.us, &sky.vs, &sky.ws);
+            let (n_px, n_vis, config) = (sky.n_px, sky.n_vis, sky.config(3, 256));
+            // SAFETY: the arguments are those the solution is launched with above: n_px is the
+            // length of ls, ms, ns and img, n_vis that of us, vs, ws and vis, and the grid the
+            // solution's. The learner's kernel must read and write pixel p only for p < n_px
+            // and visibility j only for j < n_vis, as the exercise's kernel does.
+            let launched = unsafe {
+                got_kernel.launch(
+                    s, config, ls, ms, ns, n_px, us, vs, ws, &sky.vis, n_vis, sky.inv_n, img,
+                )
+            };
+            launched.or_exit_launching(got_kernel);
+            Ok(())
+        })
     })?;
     let peak = want.iter().map(|z| z[0]).fold(f32::MIN, f32::max);
     within(&got, &want, peak, 1e-4)
@@ -160,29 +168,34 @@ fn check_rectangle(gpu: &Gpu, seed: u64) -> Result<(), String> {
         let mut img = alloc_poisoned::<[f32; 2]>(s, rect.pixels());
         let (ls, ms, ns, us, vs, ws) = (&q.ls, &q.ms, &q.ns, &d.us, &d.vs, &d.ws);
         let (w, h) = (q.width, q.height);
-        // SAFETY: ls holds width/2 + 1 column offsets, ms height/2 + 1 row offsets, ns and
-        // parts a group (4 sums) for each pair, n_vis is the length of us, vs, ws and vis,
-        // and the launch is one thread per group. The learner's image_rectangle must read
-        // and write only those entries, for its own thread's group g < (width/2 + 1) ·
-        // (height/2 + 1), as the exercise's kernel does.
-        let launched = unsafe {
-            k.image_rectangle.launch(
-                s,
-                rectangle::groups_config(rect),
-                ls,
-                ms,
-                ns,
-                w,
-                h,
-                us,
-                vs,
-                ws,
-                &d.vis,
-                d.n_vis,
-                &mut parts,
-            )
-        };
-        cuda(launched, "launch image_rectangle")?;
+        // image_rectangle is the one timed, counted as the direct sum, as
+        // ch07/challenge_rectangle.rs counts: 13 operations per pixel and visibility.
+        let work = Work::Flops(13.0 * (rect.pixels() * RECTANGLE_VIS) as f64);
+        gpu.timed(work, || {
+            // SAFETY: ls holds width/2 + 1 column offsets, ms height/2 + 1 row offsets, ns and
+            // parts a group (4 sums) for each pair, n_vis is the length of us, vs, ws and vis,
+            // and the launch is one thread per group. The learner's image_rectangle must read
+            // and write only those entries, for its own thread's group g < (width/2 + 1) ·
+            // (height/2 + 1), as the exercise's kernel does.
+            let launched = unsafe {
+                k.image_rectangle.launch(
+                    s,
+                    rectangle::groups_config(rect),
+                    ls,
+                    ms,
+                    ns,
+                    w,
+                    h,
+                    us,
+                    vs,
+                    ws,
+                    &d.vis,
+                    d.n_vis,
+                    &mut parts,
+                )
+            };
+            cuda(launched, "launch image_rectangle")
+        })?;
         // SAFETY: one thread per pixel, img holds width · height pixels and parts the groups
         // above. The learner's image_place_rectangle must write pixel p only for p < width ·
         // height, and read only the parts of groups within those offsets.
@@ -447,17 +460,26 @@ fn check_coarse_gpu(gpu: &Gpu, config: CoarseConfigFn, seed: u64) -> Result<(), 
             let cfg = checked_coarse_config(config, n_px, k)?;
             let mut img = alloc_poisoned::<[f32; 2]>(s, n_px);
             let (ls, ms, ns, us, vs, ws) = (&sky.ls, &sky.ms, &sky.ns, &sky.us, &sky.vs, &sky.ws);
-            // SAFETY: n_px is the length of ls, ms, ns and img, n_vis that of us, vs, ws and
-            // vis, and the blocks are of 256 threads (checked above). The learner's kernel
-            // must read and write pixel p only for p < n_px, visibility j only for j < n_vis
-            // and its tiles only below 256, as the exercise's kernel does.
-            let launched = unsafe {
-                kernel.launch(
-                    s, cfg, ls, ms, ns, sky.n_px, us, vs, ws, &sky.vis, sky.n_vis, sky.inv_n,
-                    &mut img,
-                )
+            let mut run = || {
+                // SAFETY: n_px is the length of ls, ms, ns and img, n_vis that of us, vs, ws
+                // and vis, and the blocks are of 256 threads (checked above). The learner's
+                // kernel must read and write pixel p only for p < n_px, visibility j only for
+                // j < n_vis and its tiles only below 256, as the exercise's kernel does.
+                let launched = unsafe {
+                    kernel.launch(
+                        s, cfg, ls, ms, ns, sky.n_px, us, vs, ws, &sky.vis, sky.n_vis, sky.inv_n,
+                        &mut img,
+                    )
+                };
+                cuda(launched, &format!("launch {name}"))
             };
-            cuda(launched, &format!("launch {name}"))?;
+            // K = 3, the workshop's factor, is the one timed: 13 operations per pixel and
+            // visibility, as ch07/challenge_coarsening.rs counts.
+            if k == 3 {
+                gpu.timed(Work::Flops(13.0 * (n_px * COARSE_VIS) as f64), run)?;
+            } else {
+                run()?;
+            }
             let got = cuda(s.clone_dtoh(&img), "copy the image from the GPU")?;
             within(&got, &want, peak, 1e-4)
                 .map_err(|why| format!("{name} on {side} x {side} pixels: {why}"))?;

@@ -17,7 +17,7 @@ use course::kernel_file;
 use course::random::Rng;
 use cudarc::driver::LaunchConfig;
 
-use crate::exercise::{Code, Exercise, Gpu, GpuPart, cuda};
+use crate::exercise::{Code, Exercise, Gpu, GpuPart, Work, cuda};
 
 // The launcher of the learner's kernel. Its file states the contract that ch08-sgemm.cu states
 // for sgemm_2d_blocking, which takes the same arguments, so the one launcher type serves both.
@@ -64,17 +64,20 @@ fn product(
         shared_mem_bytes: 0,
     };
     let (mi, ni, ki) = (m as i32, n as i32, k as i32);
-    let launched = launcher.launch(
-        s,
-        config,
-        &a_dev,
-        &b_dev,
-        &mut c_dev.slice_mut(..m * n),
-        mi,
-        ni,
-        ki,
-    );
-    cuda(launched, &format!("launch {}", launcher.name))?;
+    // 2mkn operations: a multiply and an add per term.
+    gpu.timed(Work::Flops(2.0 * (m * k * n) as f64), || {
+        let launched = launcher.launch(
+            s,
+            config,
+            &a_dev,
+            &b_dev,
+            &mut c_dev.slice_mut(..m * n),
+            mi,
+            ni,
+            ki,
+        );
+        cuda(launched, &format!("launch {}", launcher.name))
+    })?;
     let c = cuda(s.clone_dtoh(&c_dev), "copy C from the GPU")?;
     if let Some(i) = c[m * n..].iter().position(|v| v.to_bits() != u32::MAX) {
         return Err(format!(
@@ -163,16 +166,19 @@ fn scan(gpu: &Gpu, launcher: &ScanLauncher, input: &[u32]) -> Result<Vec<u32>, S
         block_dim: (THREADS as u32, 1, 1),
         shared_mem_bytes: 0,
     };
-    let launched = launcher.launch(
-        s,
-        config,
-        &in_dev,
-        &mut out_dev.slice_mut(..n),
-        &mut status,
-        &mut next_tile,
-        &mut stalled,
-    );
-    cuda(launched, &format!("launch {}", launcher.name))?;
+    // n u32 read and n written, as ch08/scan_lookback.rs counts (the tiles' statuses are few).
+    gpu.timed(Work::Bytes(8.0 * n as f64), || {
+        let launched = launcher.launch(
+            s,
+            config,
+            &in_dev,
+            &mut out_dev.slice_mut(..n),
+            &mut status,
+            &mut next_tile,
+            &mut stalled,
+        );
+        cuda(launched, &format!("launch {}", launcher.name))
+    })?;
     let out = cuda(s.clone_dtoh(&out_dev), "copy the scan back")?;
     let stalled = cuda(s.clone_dtoh(&stalled), "read the stall flag")?;
     if stalled[0] != 0 {
