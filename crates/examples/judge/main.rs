@@ -264,7 +264,7 @@ fn run_part(args: &[String]) -> ! {
             }
             Err(why) => json(&plan_failed(gpu, why)),
         },
-        ("plan", _, Some(gpu)) => match (gpu.plan)(&seeds) {
+        ("plan", _, Some(gpu)) => match (gpu.plan)(&with_timed(&seeds)) {
             Ok(plan) => json(&remote::Plan {
                 plan,
                 todo: exercise::todo_left(&gpu.sources),
@@ -277,6 +277,16 @@ fn run_part(args: &[String]) -> ! {
     };
     println!("{line}");
     std::process::exit(0)
+}
+
+/// The seeds and, after the last, those of its timed run: what a plan must answer for.
+fn with_timed(seeds: &[u64]) -> Vec<u64> {
+    let fresh = seeds.last().copied().unwrap_or(1);
+    seeds
+        .iter()
+        .copied()
+        .chain(part::timed_seeds(fresh))
+        .collect()
 }
 
 /// The learner's Rust could not make the plan (it panicked): "not yet" while a TODO is left.
@@ -299,7 +309,7 @@ fn solution_job(args: &[String]) -> ! {
     let gpu = remote_part(chapter, name)
         .unwrap_or_else(|| usage_error(&format!("{chapter} {name} has no remote GPU part")));
     let seeds = vec![course::cli::DEFAULT_SEED, 1];
-    let plan = (gpu.plan)(&seeds).unwrap_or_else(|why| usage_error(&why));
+    let plan = (gpu.plan)(&with_timed(&seeds)).unwrap_or_else(|why| usage_error(&why));
     let job = Job {
         chapter: chapter.clone(),
         exercise: name.clone(),

@@ -1,6 +1,7 @@
 //! One part of one exercise, judged in this process: what the judge's child processes and the
 //! workshop server's runner do (`--part`, `--run-submission`).
 use std::cell::RefCell;
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use course::gpu::{NoGpu, find_gpu};
@@ -96,7 +97,16 @@ pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, timed: bool) -> Result<Gp
 /// Launches timed after the warm-up one.
 pub const TIMED_RUNS: usize = 10;
 
-/// A timed run: the check on one warm-up seed and [`TIMED_RUNS`] more, each drawing fresh
+/// The seeds of a timed run that follows a correctness run on `fresh`: the warm-up's, then one
+/// per timed launch. The learner's plan answers for these too.
+pub fn timed_seeds(fresh: u64) -> Vec<u64> {
+    let base = fresh.wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    (0..=TIMED_RUNS as u64)
+        .map(|run| base.wrapping_add(run))
+        .collect()
+}
+
+/// A timed run: the check on [`timed_seeds`]: one warm-up seed and [`TIMED_RUNS`] more, each drawing fresh
 /// inputs into freshly poisoned outputs and checking the result; per run, the time of the
 /// largest launch the check marks. `None` where the check marks none.
 pub fn time_gpu_part(
@@ -106,9 +116,10 @@ pub fn time_gpu_part(
     seed: u64,
 ) -> Result<Option<Timing>, String> {
     let mut per_run: Vec<Timed> = Vec::new();
-    for run in 0..=TIMED_RUNS as u64 {
-        let seed = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15).wrapping_add(run);
-        (part.check)(gpu, seed, plan).map_err(|why| format!("{why} (seed {seed})"))?;
+    for (run, seed) in timed_seeds(seed).into_iter().enumerate() {
+        let checked = catch_unwind(AssertUnwindSafe(|| (part.check)(gpu, seed, plan)))
+            .unwrap_or_else(|_| Err("the check panicked".into()));
+        checked.map_err(|why| format!("{why} (seed {seed})"))?;
         let times = gpu.times.as_ref().expect("a timed GPU");
         let largest = times
             .borrow_mut()
