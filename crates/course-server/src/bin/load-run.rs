@@ -22,7 +22,7 @@ load-run: drives a running course-server with simulated learners and writes a ma
 
 usage:
   load-run --url URL --runner PATH --tokens FILE [--learners N] [--submissions N | --minutes M]
-           [--out FILE.md] [--seed S] [--patience SECONDS]
+           [--out FILE.md] [--seed S] [--patience SECONDS] [--stall SECONDS]
            [--kill-restart CMD (--server-pid PID | --pid-file FILE)]
 
   --url URL            the server, e.g. http://127.0.0.1:8080 (plain HTTP only)
@@ -35,6 +35,8 @@ usage:
   --out FILE.md        the report (default load-run-report.md)
   --seed S             picks the exercises and the resends (default 36, printed)
   --patience SECONDS   longest wait for one verdict, or for the server to answer (default 600)
+  --stall SECONDS      when no verdict at all came for this long while some are awaited, the
+                       server has stopped judging: stop sending and report (default 180)
   --kill-restart CMD   after half the submissions (or half the minutes), wait until a submission
                        is in state timing (or, without a GPU, judging), kill -9 the server, run
                        CMD with `sh -c` in the background, and wait until the server answers
@@ -71,6 +73,7 @@ struct Args {
     out: PathBuf,
     seed: u64,
     patience: Duration,
+    stall: Duration,
     kill_restart: Option<String>,
     server_pid: Option<i32>,
     pid_file: Option<PathBuf>,
@@ -93,6 +96,7 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
             "--out",
             "--seed",
             "--patience",
+            "--stall",
             "--kill-restart",
             "--server-pid",
             "--pid-file",
@@ -170,6 +174,7 @@ fn parse_args(args: &[String]) -> Result<Option<Args>, String> {
         out: PathBuf::from(take("--out").unwrap_or_else(|| "load-run-report.md".into())),
         seed: number("--seed", DEFAULT_SEED)?,
         patience: Duration::from_secs(number("--patience", 600)?),
+        stall: Duration::from_secs(number("--stall", 180)?),
         kill_restart,
         server_pid,
         pid_file,
@@ -487,6 +492,11 @@ struct Shared {
     submissions: usize,
     deadline: Option<Instant>,
     patience: Duration,
+    stall: Duration,
+    /// When the last verdict came (or the run began).
+    progress: Mutex<Instant>,
+    /// Set when no verdict came for `stall`: the server stopped judging.
+    stalled: Mutex<Option<Instant>>,
     sent: AtomicUsize,
     any_passed: AtomicBool,
     finished: AtomicBool,
@@ -517,7 +527,7 @@ impl Shared {
         headers: &[(&str, &str)],
         body: Option<&[u8]>,
     ) -> (Result<(u16, String), String>, u32) {
-        let give_up = Instant::now() + self.patience;
+        let give_up = Instant::now() + self.patience.min(self.stall);
         let mut unanswered = 0;
         loop {
             match self.http.request(
@@ -538,6 +548,9 @@ impl Shared {
     }
 
     fn more_to_send(&self, k: usize) -> bool {
+        if self.stalled.lock().unwrap().is_some() {
+            return false;
+        }
         match self.deadline {
             Some(deadline) => Instant::now() < deadline,
             None => k < self.submissions,
@@ -682,10 +695,21 @@ impl Shared {
             let parsed: Status = serde_json::from_str(&text)
                 .map_err(|e| format!("#{id}'s status is not what load-run expects ({e})"))?;
             if parsed.state == State::Done {
+                *self.progress.lock().unwrap() = Instant::now();
                 return parsed
                     .outcome
                     .map(|o| o.line)
                     .ok_or_else(|| format!("#{id} is done without an outcome"));
+            }
+            let last = *self.progress.lock().unwrap();
+            if last.elapsed() > self.stall {
+                let mut stalled = self.stalled.lock().unwrap();
+                stalled.get_or_insert(last);
+                return Err(format!(
+                    "the server gave no verdict at all for {} s (#{id} was {:?})",
+                    self.stall.as_secs(),
+                    parsed.state
+                ));
             }
             if Instant::now() >= give_up {
                 return Err(format!(
@@ -1079,10 +1103,22 @@ fn report(
         resends.len(),
         resends.len() - resend_differs.len()
     );
+    if let Some(at) = *shared.stalled.lock().unwrap() {
+        let _ = writeln!(
+            w,
+            "\n**The server stopped judging**: no verdict came after {:.1} s, for {} s while \
+             submissions waited; the learners stopped sending then.",
+            since(at),
+            shared.stall.as_secs()
+        );
+    }
+    if !no_verdict.is_empty() || !resend_differs.is_empty() {
+        let _ = writeln!(w);
+    }
     for r in no_verdict.iter().take(10) {
         let _ = writeln!(
             w,
-            "\n- no verdict: #{} ({}, {}): {}",
+            "- no verdict: #{} ({}, {}): {}",
             r.id.unwrap_or(0),
             r.kind.name(),
             r.exercise,
@@ -1092,7 +1128,7 @@ fn report(
     for (r, s) in resend_differs.iter().take(10) {
         let _ = writeln!(
             w,
-            "\n- resend differs: #{:?} `{}` then #{:?} `{}`",
+            "- resend differs: #{:?} `{}` then #{:?} `{}`",
             r.id,
             md(r.line.as_deref().unwrap_or("-")),
             s.id,
@@ -1471,6 +1507,9 @@ fn run(args: Args) -> Result<Totals, (u8, String)> {
             .minutes
             .map(|m| began + Duration::from_secs_f64(m * 60.0)),
         patience: args.patience,
+        stall: args.stall,
+        progress: Mutex::new(began),
+        stalled: Mutex::new(None),
         sent: AtomicUsize::new(0),
         any_passed: AtomicBool::new(false),
         finished: AtomicBool::new(false),
