@@ -21,6 +21,15 @@ rm -rf gpu-bundle && mkdir -p gpu-bundle/bin gpu-bundle/cases
 cp target/release/gpu-check gpu-bundle/
 # The learners' judge, to run the exercises' GPU parts: gpu-bundle/judge --solutions
 cargo build -q --release -p course --bin judge && cp target/release/judge gpu-bundle/
+# The workshop server, whose runner is the judge beside it, and its load run (README: A room
+# with one GPU; scripts/server-gpu-run). A fork without the server goes without them.
+if [ -d crates/course-server ]; then
+    cargo build -q --release -p course-server --bins
+    cp target/release/course-server target/release/load-run gpu-bundle/
+    for s in server-load-run server-gpu-run; do
+        [ -f "scripts/$s" ] && cp "scripts/$s" gpu-bundle/
+    done
+fi
 for b in $bins; do cp "target/release/$b" gpu-bundle/bin/; done
 # CUB's times beside chapter 8's scan, compaction and sort (scripts/build-cub-reference.sh).
 if [ -x target/cub_reference ]; then

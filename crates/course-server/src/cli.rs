@@ -7,7 +7,8 @@ course-server: judges a workshop's GPU exercises, sent from learners' laptops (j
 
 usage:
   course-server [serve] --listen ADDR [--db FILE] [--runner PATH] [--cert PEM --key PEM]
-                [--correctness-runs N] [--time-limit SECONDS] [--queue-cap N]
+                [--correctness-runs N] [--time-limit SECONDS] [--timed-limit SECONDS]
+                [--queue-cap N]
   course-server add-learner NAME [NAME...] [--db FILE]
   course-server export [--db FILE] [--out FILE.csv]
 
@@ -16,7 +17,8 @@ usage:
   --runner PATH           the judge that runs submissions (default: `judge` beside this program)
   --cert PEM --key PEM    serve HTTPS with this certificate chain and key (else plain HTTP)
   --correctness-runs N    correctness runs at once on the GPU (default 2)
-  --time-limit SECONDS    wall-clock limit of one run (default 20)
+  --time-limit SECONDS    wall-clock limit of one correctness run (default 20)
+  --timed-limit SECONDS   wall-clock limit of one timed run: eleven checked launches (default 120)
   --queue-cap N           submissions one learner may have waiting (default 5)
   --out FILE.csv          where export writes (default: standard output)
 ";
@@ -35,6 +37,7 @@ pub struct Serve {
     pub tls: Option<(PathBuf, PathBuf)>,
     pub correctness_runs: usize,
     pub time_limit: Duration,
+    pub timed_limit: Duration,
     pub queue_cap: u32,
 }
 
@@ -84,6 +87,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 }
             };
             let time_limit: u64 = options.number("--time-limit", 20)?;
+            let timed_limit: u64 = options.number("--timed-limit", 120)?;
             Command::Serve(Serve {
                 listen,
                 db,
@@ -91,6 +95,7 @@ pub fn parse(args: &[String]) -> Result<Command, String> {
                 tls,
                 correctness_runs: options.number("--correctness-runs", 2)?,
                 time_limit: Duration::from_secs(time_limit),
+                timed_limit: Duration::from_secs(timed_limit),
                 queue_cap: options.number("--queue-cap", 5)?,
             })
         }

@@ -295,8 +295,15 @@ async fn status(
                 }
                 None => None,
             };
+            // The verdict's first line is its sentence; the rest (a compiler's log) follows.
+            let text = row.line.clone().unwrap_or_default();
+            let (line, details) = match text.split_once('\n') {
+                Some((line, rest)) => (line.to_string(), Some(rest.to_string())),
+                None => (text, None),
+            };
             Some(Outcome {
-                line: row.line.clone().unwrap_or_default(),
+                line,
+                details,
                 timing: row.timing.clone(),
                 place,
             })

@@ -88,6 +88,7 @@ fn serve(args: cli::Serve) -> Result<(), Stop> {
         runner,
         runner::Limits {
             wall: args.time_limit,
+            timed_wall: args.timed_limit,
         },
         args.correctness_runs,
         program.clone(),

@@ -11,8 +11,21 @@ use std::time::{Duration, Instant};
 use protocol::remote::{Job, RunnerReply, Timing, Verdict};
 
 pub struct Limits {
-    /// Wall-clock time a run may take before its whole process group is killed.
+    /// Wall-clock time a correctness run may take before its whole process group is killed.
     pub wall: Duration,
+    /// The same for a timed run, which runs the check eleven times (a warm-up and ten timed
+    /// launches, each on fresh inputs, each checked).
+    pub timed_wall: Duration,
+}
+
+impl Limits {
+    pub fn of(&self, job: &Job) -> Duration {
+        if job.timed {
+            self.timed_wall
+        } else {
+            self.wall
+        }
+    }
 }
 
 /// What one run gave.
@@ -64,7 +77,7 @@ impl Runner for LocalProcess {
             &self.program,
             &["--run-submission"],
             &input,
-            limits.wall,
+            limits.of(job),
             started,
         ) {
             Ok(ended) => ended,
@@ -90,7 +103,7 @@ impl Runner for LocalProcess {
                 verdict: Verdict::Failed,
                 line: format!(
                     "failed: the run passed the {} s time limit (a kernel that never ends?)",
-                    limits.wall.as_secs()
+                    limits.of(job).as_secs()
                 ),
                 timing: None,
                 fault: true,

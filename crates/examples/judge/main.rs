@@ -80,7 +80,7 @@ const CHAPTERS: [Chapter; 8] = [
 
 const USAGE: &str = "\
 Usage: judge [CHAPTER [EXERCISE]] [--solutions] [--seed N] [--time-limit S]
-             [--remote URL --token T]
+             [--remote URL --token T [--ca FILE]]
 
 Judges the exercises of CHAPTER (ch01, ch02, ...; all chapters when none is given), or only
 EXERCISE: runs your code on the book's seed and on a fresh one, and prints per exercise
@@ -93,6 +93,8 @@ Your files: crates/examples/chNN/exercises/*.rs and kernels/chNN-exercise-*.cu.
   --remote URL    send the GPU parts to the workshop's server at URL, which judges them on its
                   GPU (your laptop needs no GPU and no NVRTC); the CPU parts run here
   --token T       your token for the server, from your instructor
+  --ca FILE       trust the server's certificate in FILE (PEM), for an https:// server whose
+                  certificate the instructor made (build with `--features https`)
   --help          print this and exit
 
 The workshop server runs this program too, as its runner: --run-submission, --compile ARCH
@@ -106,6 +108,7 @@ struct Options {
     time_limit: Duration,
     remote: Option<String>,
     token: Option<String>,
+    ca: Option<String>,
 }
 
 fn usage_error(sentence: &str) -> ! {
@@ -122,6 +125,7 @@ fn options(args: &[String]) -> Options {
         time_limit: Duration::from_secs(120),
         remote: None,
         token: None,
+        ca: None,
     };
     let mut args = args.iter().cloned();
     let value = |args: &mut dyn Iterator<Item = String>, option: &str, what: &str| {
@@ -154,6 +158,7 @@ fn options(args: &[String]) -> Options {
             }
             "--remote" => o.remote = Some(value(&mut args, "--remote", "the server's URL")),
             "--token" => o.token = Some(value(&mut args, "--token", "your token")),
+            "--ca" => o.ca = Some(value(&mut args, "--ca", "a certificate's PEM file")),
             word if word.starts_with('-') => usage_error(&format!("unknown option `{word}`")),
             _ if o.chapter.is_none() => o.chapter = Some(arg),
             _ if o.exercise.is_none() => o.exercise = Some(arg),
@@ -167,6 +172,7 @@ fn options(args: &[String]) -> Options {
             usage_error("--remote needs --token too, the token your instructor gave you")
         }
         (None, Some(_)) => usage_error("--token goes with --remote URL"),
+        _ if o.ca.is_some() && o.remote.is_none() => usage_error("--ca goes with --remote URL"),
         _ => {}
     }
     o
@@ -402,7 +408,7 @@ fn judge_all(o: Options) {
     );
     let server = o.remote.as_ref().map(|url| {
         let token = o.token.clone().unwrap_or_default();
-        remote::Server::new(url, &token, &fingerprint()).unwrap_or_else(|why| {
+        remote::Server::new(url, &token, &fingerprint(), o.ca.as_deref()).unwrap_or_else(|why| {
             eprintln!("Error: {why}");
             std::process::exit(2)
         })

@@ -10,6 +10,7 @@ use protocol::remote::{
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use ureq::Agent;
+use ureq::config::ConfigBuilder;
 
 use crate::exercise::Verdict;
 use crate::isolate::Child;
@@ -37,7 +38,12 @@ pub struct Server {
 }
 
 impl Server {
-    pub fn new(url: &str, token: &str, fingerprint: &str) -> Result<Server, String> {
+    pub fn new(
+        url: &str,
+        token: &str,
+        fingerprint: &str,
+        ca: Option<&str>,
+    ) -> Result<Server, String> {
         let base = url.trim_end_matches('/').to_string();
         if !(base.starts_with("http://") || base.starts_with("https://")) {
             return Err(format!(
@@ -51,10 +57,13 @@ impl Server {
                     .into(),
             );
         }
-        let config = Agent::config_builder()
+        let mut config = Agent::config_builder()
             .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)))
-            .build();
+            .timeout_global(Some(Duration::from_secs(60)));
+        if let Some(path) = ca {
+            config = trusting(config, path)?;
+        }
+        let config = config.build();
         Ok(Server {
             base,
             token: token.to_string(),
@@ -143,6 +152,24 @@ impl Server {
     }
 }
 
+type Builder = ConfigBuilder<ureq::typestate::AgentScope>;
+
+/// The agent's settings, trusting the certificate in the PEM file `path` (`--ca`).
+#[cfg(feature = "https")]
+fn trusting(config: Builder, path: &str) -> Result<Builder, String> {
+    use ureq::tls::{Certificate, RootCerts, TlsConfig};
+    let pem = std::fs::read(path).map_err(|e| format!("could not read --ca {path}: {e}"))?;
+    let cert = Certificate::from_pem(&pem)
+        .map_err(|e| format!("--ca {path} holds no PEM certificate ({e})"))?;
+    let roots = RootCerts::new_with_certs(&[cert]);
+    Ok(config.tls_config(TlsConfig::builder().root_certs(roots).build()))
+}
+
+#[cfg(not(feature = "https"))]
+fn trusting(_: Builder, _: &str) -> Result<Builder, String> {
+    Err("--ca needs a judge built with TLS: `cargo run --features https --bin judge -- ...`".into())
+}
+
 /// A key that is the same for the same submission: a resent one gets the same id and verdict.
 fn key_of(token: &str, parts: &[&str]) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
@@ -167,7 +194,11 @@ fn line_of(id: i64, outcome: &Outcome) -> String {
     if let Some((place, of)) = outcome.place {
         extra.push(format!("place {place} of {of} on the board"));
     }
-    format!("{} ({})", outcome.line, extra.join("; "))
+    let line = format!("{} ({})", outcome.line, extra.join("; "));
+    match &outcome.details {
+        Some(details) => format!("{line}\n{details}"),
+        None => line,
+    }
 }
 
 impl Child {

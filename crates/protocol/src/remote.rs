@@ -68,8 +68,13 @@ pub struct Status {
 /// The verdict, in the words of a local run, with the timing and the board.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Outcome {
-    /// `passed`, `not yet: ...`, `failed: ...` or `skipped: ...`, as the local judge prints it.
+    /// `passed`, `not yet: ...`, `failed: ...` or `skipped: ...`, as the local judge prints it:
+    /// one line.
     pub line: String,
+    /// What follows that line in a local run, such as NVRTC's whole log after `did not
+    /// compile`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub details: Option<String>,
     pub timing: Option<Timing>,
     /// This learner's place on the exercise's board, and how many learners are on it.
     pub place: Option<(u32, u32)>,
