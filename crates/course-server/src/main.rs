@@ -50,8 +50,10 @@ fn main() -> ExitCode {
 
 fn runner_path(given: Option<PathBuf>) -> Result<PathBuf, Stop> {
     if let Some(path) = given {
+        // Absolute: each run starts in a directory of its own.
         return if path.is_file() {
-            Ok(path)
+            std::path::absolute(&path)
+                .map_err(|e| failure(format!("could not resolve {}: {e}", path.display())))
         } else {
             Err(bad_argument(format!(
                 "there is no runner at {}",

@@ -374,22 +374,21 @@ impl Kind {
     /// What the kind is injected into the base kernel, at the start of every kernel's body.
     fn injection(self) -> Option<&'static str> {
         match self {
-            // A volatile flag: NVRTC may not assume it stays set, so the loop stays.
-            Kind::EndlessLoop => {
-                Some(" volatile int load_run_forever = 1; while (load_run_forever) {} ")
-            }
-            // A store far below any allocation, through a volatile index NVRTC cannot fold.
-            Kind::OutOfBounds => Some(
-                " { volatile long long load_run_far = -(1LL << 40); \
-                 ((volatile int *)(void *)&load_run_far)[load_run_far] = 1; } ",
-            ),
+            // The clock is read anew each time round, so the compiler cannot drop the loop (one
+            // on a volatile local variable came back `passed` on the H100).
+            Kind::EndlessLoop => Some(" while (clock64() >= 0) {} "),
+            // A volatile store to an address no allocation has: the compiler must emit it, and
+            // the GPU faults on it (a store far past a local variable came back `passed`).
+            Kind::OutOfBounds => Some(" *(volatile int *)(16ull) = 1; "),
             Kind::NoCompile => Some(" this is not CUDA; "),
-            // 100 000 lines of ~100 bytes from one thread: ~10 MB asked of printf per launch.
+            // 100 lines of ~100 bytes from each thread of the first block (up to 1024): ~10 MB
+            // asked of printf per launch, spread so that it is quick (one thread printing it
+            // all ran past 20 s on the H100).
             Kind::Printf => Some(
-                " if (threadIdx.x == 0 && blockIdx.x == 0) { for (int load_run_k = 0; \
-                 load_run_k < 100000; ++load_run_k) { printf(\"load-run printf line %d of \
-                 100000 ........................................................\\n\", \
-                 load_run_k); } } ",
+                " if (blockIdx.x == 0) { for (int load_run_k = 0; load_run_k < 100; \
+                 ++load_run_k) { printf(\"load-run printf: thread %d, line %d of 100 \
+                 ........................................................\\n\", \
+                 (int)threadIdx.x, load_run_k); } } ",
             ),
             _ => None,
         }
@@ -566,7 +565,11 @@ impl Shared {
             // Interleaved over the learners, so that the bad ones are spread over them and
             // over the run.
             let global = k * self.learners + index;
-            let kind = if global % BAD_EVERY == BAD_EVERY - 1 {
+            // Each kind once at the start (the first submission of the first learners), so that
+            // a short run sees every one, then one in BAD_EVERY.
+            let kind = if k == 0 && index < BAD_KINDS.len() {
+                BAD_KINDS[index]
+            } else if global % BAD_EVERY == BAD_EVERY - 1 {
                 BAD_KINDS[(global / BAD_EVERY) % BAD_KINDS.len()]
             } else {
                 Kind::Good
@@ -1030,7 +1033,8 @@ fn report(
         w,
         "- good submissions: the course's solution of a random exercise (from `judge \
          --solution-job`), with a fresh key each; one in {RESEND_EVERY} sent again with the same \
-         key after its verdict. One submission in {BAD_EVERY} is a bad one (below); bad kernels \
+         key after its verdict. The first submission of each of the first learners is a bad one of \
+         each kind, then one submission in {BAD_EVERY} (below); bad kernels \
          are made from {} {}.",
         shared.bad_base.chapter, shared.bad_base.exercise
     );
