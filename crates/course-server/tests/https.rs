@@ -22,10 +22,8 @@ struct TestDir(PathBuf);
 
 impl TestDir {
     fn new(name: &str) -> TestDir {
-        let dir = std::env::temp_dir().join(format!(
-            "course-server-https-{name}-{}",
-            std::process::id()
-        ));
+        let dir =
+            std::env::temp_dir().join(format!("course-server-https-{name}-{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&dir);
         std::fs::create_dir_all(&dir).unwrap();
         TestDir(dir)
@@ -51,7 +49,7 @@ struct Certificate {
     key: PathBuf,
 }
 
-fn certificate(dir: &TestDir, name: &str) -> Certificate {
+fn self_signed(dir: &TestDir, name: &str) -> Certificate {
     let names = vec!["localhost".to_string(), "127.0.0.1".to_string()];
     let made = rcgen::generate_simple_self_signed(names).unwrap();
     let cert = dir.join(&format!("{name}.pem"));
@@ -188,7 +186,7 @@ fn response(raw: &[u8]) -> (u16, String) {
 #[test]
 fn https_with_a_trusted_certificate_serves_the_api() {
     let dir = TestDir::new("trusted");
-    let certificate = certificate(&dir, "server");
+    let certificate = self_signed(&dir, "server");
     let server = Server::start(&dir, &certificate);
     for host in ["127.0.0.1", "localhost"] {
         let (code, body) = https_get(server.port, client(&certificate.der), host, "/api/overview")
@@ -203,9 +201,9 @@ fn https_with_a_trusted_certificate_serves_the_api() {
 #[test]
 fn a_client_that_does_not_trust_the_certificate_is_refused() {
     let dir = TestDir::new("untrusted");
-    let certificate = certificate(&dir, "server");
+    let certificate = self_signed(&dir, "server");
     // Another certificate for the same names: what a client trusting something else sees.
-    let other = certificate_der_only(&dir);
+    let other = self_signed(&dir, "other").der;
     let server = Server::start(&dir, &certificate);
     let error = https_get(server.port, client(&other), "127.0.0.1", "/api/overview")
         .expect_err("a client that trusts another certificate got a reply");
@@ -224,14 +222,10 @@ fn a_client_that_does_not_trust_the_certificate_is_refused() {
     assert_eq!(code, 200, "{body}");
 }
 
-fn certificate_der_only(dir: &TestDir) -> CertificateDer<'static> {
-    certificate(dir, "other").der
-}
-
 #[test]
 fn plain_http_to_the_https_port_gets_no_200() {
     let dir = TestDir::new("plain");
-    let certificate = certificate(&dir, "server");
+    let certificate = self_signed(&dir, "server");
     let server = Server::start(&dir, &certificate);
     let mut stream = connect(server.port);
     // The server may close before or while this is written.
@@ -298,21 +292,28 @@ fn refuses(dir: &TestDir, cert: &Path, key: &Path) -> String {
 #[test]
 fn a_missing_or_unreadable_certificate_is_one_sentence_and_a_failure() {
     let dir = TestDir::new("bad-cert");
-    let good = certificate(&dir, "server");
+    let good = self_signed(&dir, "server");
     let missing = dir.join("missing.pem");
     let line = refuses(&dir, &missing, &good.key);
-    assert!(line.contains("missing.pem"), "{line}");
+    assert!(
+        line.contains("could not read the certificate") && line.contains("missing.pem"),
+        "{line}"
+    );
     // A directory cannot be read as a file (unlike a file without read permission, which
     // root, as on some CI machines, reads anyway).
     let line = refuses(&dir, &dir.0, &good.key);
-    assert!(line.contains("certificate"), "{line}");
-    // A file that holds no certificate: here, the key.
+    assert!(line.contains("could not read the certificate"), "{line}");
+    // Files that hold no certificate: the key given as --cert, and text that is no PEM.
     let line = refuses(&dir, &good.key, &good.key);
-    assert!(line.contains("certificate"), "{line}");
+    assert!(line.contains("holds no PEM certificate"), "{line}");
+    let text = dir.join("text.pem");
+    std::fs::write(&text, "not a certificate\n").unwrap();
+    let line = refuses(&dir, &text, &good.key);
+    assert!(line.contains("holds no PEM certificate"), "{line}");
+    // The key missing, or not the certificate's.
     let line = refuses(&dir, &good.cert, &missing);
     assert!(line.contains("missing.pem"), "{line}");
-    // A key that is not the certificate's.
-    let other = certificate(&dir, "other");
+    let other = self_signed(&dir, "other");
     let line = refuses(&dir, &good.cert, &other.key);
-    assert!(line.contains("certificate"), "{line}");
+    assert!(line.contains("could not use the certificate"), "{line}");
 }

@@ -35,6 +35,7 @@ pub struct Server {
     token: String,
     fingerprint: String,
     agent: Agent,
+    ca: Option<String>,
 }
 
 impl Server {
@@ -69,6 +70,7 @@ impl Server {
             token: token.to_string(),
             fingerprint: fingerprint.to_string(),
             agent: Agent::new_with_config(config),
+            ca: ca.map(str::to_string),
         })
     }
 
@@ -111,10 +113,14 @@ impl Server {
                         Err(_) => format!("the server answered with status {status}"),
                     });
                 }
-                Err(e) if attempt == TRIES => {
-                    return Err(format!("could not reach the server at {} ({e})", self.base));
-                }
-                Err(_) => {
+                Err(e) => {
+                    // A certificate refused now is refused on every try.
+                    if let Some(why) = refused_certificate(&e) {
+                        return Err(self.untrusted(&why));
+                    }
+                    if attempt == TRIES {
+                        return Err(format!("could not reach the server at {} ({e})", self.base));
+                    }
                     std::thread::sleep(wait);
                     wait *= 2;
                 }
@@ -150,6 +156,33 @@ impl Server {
             std::thread::sleep(Duration::from_millis(300));
         }
     }
+}
+
+impl Server {
+    /// Why the server's certificate was refused, and what to do, in one sentence.
+    fn untrusted(&self, why: &str) -> String {
+        let what = if why.contains("CaUsedAsEndEntity") {
+            "it is a CA's certificate (CA:TRUE), which cannot be a server's own: make it with \
+             basicConstraints CA:FALSE"
+                .to_string()
+        } else if let Some(path) = &self.ca {
+            format!("it is not the certificate in --ca {path}, or not made for this address")
+        } else {
+            "pass the certificate your instructor made with --ca FILE".to_string()
+        };
+        format!(
+            "the server's certificate at {} is not trusted ({why}): {what}",
+            self.base
+        )
+    }
+}
+
+/// rustls's reason, when it refused the server's certificate (ureq hands rustls's error on as
+/// an I/O error).
+fn refused_certificate(e: &ureq::Error) -> Option<String> {
+    let text = e.to_string();
+    let (_, why) = text.split_once("invalid peer certificate: ")?;
+    Some(why.to_string())
 }
 
 type Builder = ConfigBuilder<ureq::typestate::AgentScope>;
