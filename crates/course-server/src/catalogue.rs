@@ -8,11 +8,14 @@ use protocol::remote::Job;
 use crate::runner::{cut_chars, last_line, run_process};
 
 const ASK_LIMIT: Duration = Duration::from_secs(30);
+/// The most kept of an answer: a solution's job holds its kernel and plan (chapter 4's bounds
+/// check's is 114 KB, past the 64 KiB kept of a run's output).
+const ANSWER_CAP: usize = 4 << 20;
 
 /// Runs `program args` and returns its stdout, or a sentence saying why not.
 fn ask(program: &Path, args: &[&str]) -> Result<String, String> {
     let asked = format!("{} {}", program.display(), args.join(" "));
-    let ended = run_process(program, args, b"", ASK_LIMIT, &mut |_| {})
+    let ended = run_process(program, args, b"", ASK_LIMIT, ANSWER_CAP, &mut |_| {})
         .map_err(|e| format!("could not run {asked}: {e}"))?;
     if ended.timed_out {
         return Err(format!(

@@ -78,6 +78,7 @@ impl Runner for LocalProcess {
             &["--run-submission"],
             &input,
             limits.of(job),
+            OUTPUT_CAP,
             started,
         ) {
             Ok(ended) => ended,
@@ -141,6 +142,7 @@ impl Runner for LocalProcess {
             &["--gpu-health"],
             b"",
             Duration::from_secs(30),
+            OUTPUT_CAP,
             &mut |_| {},
         )
         .map_err(|e| format!("the GPU check could not start: {e}"))?;
@@ -214,12 +216,14 @@ pub fn remove_stale_run_dirs() {
 }
 
 /// Runs `program args` in a fresh directory and process group, with only [`KEPT_ENV`], `input`
-/// on its stdin, and a wall-clock limit after which the whole group is killed.
+/// on its stdin, and a wall-clock limit after which the whole group is killed; of each output
+/// stream, the last `cap` bytes are kept.
 pub fn run_process(
     program: &Path,
     args: &[&str],
     input: &[u8],
     wall: Duration,
+    cap: usize,
     started: &mut dyn FnMut(i32),
 ) -> std::io::Result<Ended> {
     use std::os::unix::process::{CommandExt, ExitStatusExt};
@@ -261,8 +265,8 @@ pub fn run_process(
     let writer = thread::spawn(move || {
         let _ = stdin.write_all(&input);
     });
-    let stdout = keep_tail(child.stdout.take().expect("stdout is piped"));
-    let stderr = keep_tail(child.stderr.take().expect("stderr is piped"));
+    let stdout = keep_tail(child.stdout.take().expect("stdout is piped"), cap);
+    let stderr = keep_tail(child.stderr.take().expect("stderr is piped"), cap);
 
     let deadline = Instant::now() + wall;
     let mut timed_out = false;
@@ -291,9 +295,12 @@ pub fn run_process(
     })
 }
 
-/// Reads a stream to its end, keeping only its last [`OUTPUT_CAP`] bytes, so that the child
-/// never blocks on a full pipe and the server never holds more than that.
-fn keep_tail(mut stream: impl Read + Send + 'static) -> thread::JoinHandle<(Vec<u8>, bool)> {
+/// Reads a stream to its end, keeping only its last `cap` bytes, so that the child never
+/// blocks on a full pipe and the server never holds more than that.
+fn keep_tail(
+    mut stream: impl Read + Send + 'static,
+    cap: usize,
+) -> thread::JoinHandle<(Vec<u8>, bool)> {
     thread::spawn(move || {
         let mut kept = Vec::new();
         let mut cut = false;
@@ -305,13 +312,13 @@ fn keep_tail(mut stream: impl Read + Send + 'static) -> thread::JoinHandle<(Vec<
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
                 Err(_) => break,
             }
-            if kept.len() > 2 * OUTPUT_CAP {
-                kept.drain(..kept.len() - OUTPUT_CAP);
+            if kept.len() > 2 * cap {
+                kept.drain(..kept.len() - cap);
                 cut = true;
             }
         }
-        if kept.len() > OUTPUT_CAP {
-            kept.drain(..kept.len() - OUTPUT_CAP);
+        if kept.len() > cap {
+            kept.drain(..kept.len() - cap);
             cut = true;
         }
         (kept, cut)

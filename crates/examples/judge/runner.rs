@@ -118,8 +118,20 @@ fn leak(text: String) -> &'static str {
     Box::leak(text.into_boxed_str())
 }
 
+/// The longest verdict line sent back (a compiler's log of many errors is cut to this): the
+/// server keeps the last 64 KiB of a run's output, of which the reply is the last line.
+const MAX_LINE: usize = 16 << 10;
+
 /// Prints the reply as the last line and ends the process.
-fn answer(reply: RunnerReply) -> ! {
+fn answer(mut reply: RunnerReply) -> ! {
+    if reply.line.len() > MAX_LINE {
+        let mut end = MAX_LINE;
+        while !reply.line.is_char_boundary(end) {
+            end -= 1;
+        }
+        reply.line.truncate(end);
+        reply.line.push_str("\n... (the rest is cut)");
+    }
     let line = serde_json::to_string(&reply).expect("a reply is JSON");
     println!("{line}");
     let _ = std::io::stdout().flush();
