@@ -3,6 +3,7 @@
 //! `--remote`, the GPU parts are judged by the workshop's server (`crates/course-server`),
 //! which runs this program too, as its runner.
 mod exercise;
+mod http;
 mod isolate;
 mod part;
 mod remote;
@@ -36,46 +37,14 @@ use protocol::remote::{Job, RunnerReply, Verdict as Said};
 type Chapter = (&'static str, fn(Code) -> Vec<Exercise>, &'static str);
 
 const CHAPTERS: [Chapter; 8] = [
-    (
-        "ch01",
-        ch01::exercises,
-        include_str!("../ch01/exercises/mod.rs"),
-    ),
-    (
-        "ch02",
-        ch02::exercises,
-        include_str!("../ch02/exercises/mod.rs"),
-    ),
-    (
-        "ch03",
-        ch03::exercises,
-        include_str!("../ch03/exercises/mod.rs"),
-    ),
-    (
-        "ch04",
-        ch04::exercises,
-        include_str!("../ch04/exercises/mod.rs"),
-    ),
-    (
-        "ch05",
-        ch05::exercises,
-        include_str!("../ch05/exercises/mod.rs"),
-    ),
-    (
-        "ch06",
-        ch06::exercises,
-        include_str!("../ch06/exercises/mod.rs"),
-    ),
-    (
-        "ch07",
-        ch07::exercises,
-        include_str!("../ch07/exercises/mod.rs"),
-    ),
-    (
-        "ch08",
-        ch08::exercises,
-        include_str!("../ch08/exercises/mod.rs"),
-    ),
+    ("ch01", ch01::exercises, ch01::CHECKS),
+    ("ch02", ch02::exercises, ch02::CHECKS),
+    ("ch03", ch03::exercises, ch03::CHECKS),
+    ("ch04", ch04::exercises, ch04::CHECKS),
+    ("ch05", ch05::exercises, ch05::CHECKS),
+    ("ch06", ch06::exercises, ch06::CHECKS),
+    ("ch07", ch07::exercises, ch07::CHECKS),
+    ("ch08", ch08::exercises, ch08::CHECKS),
 ];
 
 const USAGE: &str = "\

@@ -9,10 +9,9 @@ use protocol::remote::{
 };
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use ureq::Agent;
-use ureq::config::ConfigBuilder;
 
 use crate::exercise::Verdict;
+use crate::http::{Failure, Transport};
 use crate::isolate::Child;
 use crate::part::reply;
 
@@ -34,8 +33,7 @@ pub struct Server {
     base: String,
     token: String,
     fingerprint: String,
-    agent: Agent,
-    ca: Option<String>,
+    transport: Transport,
 }
 
 impl Server {
@@ -46,31 +44,11 @@ impl Server {
         ca: Option<&str>,
     ) -> Result<Server, String> {
         let base = url.trim_end_matches('/').to_string();
-        if !(base.starts_with("http://") || base.starts_with("https://")) {
-            return Err(format!(
-                "--remote needs an address that starts with http:// or https://, not `{url}`"
-            ));
-        }
-        if base.starts_with("https://") && !cfg!(feature = "https") {
-            return Err(
-                "this judge was built without TLS; for an https:// server run \
-                 `cargo run --features https --bin judge -- ...`"
-                    .into(),
-            );
-        }
-        let mut config = Agent::config_builder()
-            .http_status_as_error(false)
-            .timeout_global(Some(Duration::from_secs(60)));
-        if let Some(path) = ca {
-            config = trusting(config, path)?;
-        }
-        let config = config.build();
         Ok(Server {
+            transport: Transport::new(&base, ca)?,
             base,
             token: token.to_string(),
             fingerprint: fingerprint.to_string(),
-            agent: Agent::new_with_config(config),
-            ca: ca.map(str::to_string),
         })
     }
 
@@ -81,28 +59,25 @@ impl Server {
         body: Option<&Submission>,
         path: &str,
     ) -> Result<T, String> {
-        let url = format!("{}{path}", self.base);
+        let (method, body) = match body {
+            Some(body) => (
+                "POST",
+                Some(serde_json::to_vec(body).expect("a submission is JSON")),
+            ),
+            None => ("GET", None),
+        };
+        let bearer = format!("Bearer {}", self.token);
+        let headers = [
+            ("Authorization", bearer.as_str()),
+            (JUDGE_HEADER, self.fingerprint.as_str()),
+        ];
         let mut wait = Duration::from_millis(500);
         for attempt in 1..=TRIES {
-            let request = |agent: &Agent| match body {
-                Some(body) => agent
-                    .post(&url)
-                    .header("authorization", &format!("Bearer {}", self.token))
-                    .header(JUDGE_HEADER, &self.fingerprint)
-                    .send_json(body),
-                None => agent
-                    .get(&url)
-                    .header("authorization", &format!("Bearer {}", self.token))
-                    .header(JUDGE_HEADER, &self.fingerprint)
-                    .call(),
-            };
-            match request(&self.agent) {
-                Ok(mut response) => {
-                    let status = response.status().as_u16();
-                    let text = response
-                        .body_mut()
-                        .read_to_string()
-                        .map_err(|e| format!("the server's reply could not be read ({e})"))?;
+            match self
+                .transport
+                .send(&self.base, method, path, &headers, body.as_deref())
+            {
+                Ok((status, text)) => {
                     if (200..300).contains(&status) {
                         return serde_json::from_str(&text).map_err(|e| {
                             format!("the server's reply is not what this judge expects ({e})")
@@ -113,14 +88,9 @@ impl Server {
                         Err(_) => format!("the server answered with status {status}"),
                     });
                 }
-                Err(e) => {
-                    // A certificate refused now is refused on every try.
-                    if let Some(why) = refused_certificate(&e) {
-                        return Err(self.untrusted(&why));
-                    }
-                    if attempt == TRIES {
-                        return Err(format!("could not reach the server at {} ({e})", self.base));
-                    }
+                Err(Failure::Final(why)) => return Err(why),
+                Err(Failure::Unreachable(why)) if attempt == TRIES => return Err(why),
+                Err(Failure::Unreachable(_)) => {
                     std::thread::sleep(wait);
                     wait *= 2;
                 }
@@ -156,51 +126,6 @@ impl Server {
             std::thread::sleep(Duration::from_millis(300));
         }
     }
-}
-
-impl Server {
-    /// Why the server's certificate was refused, and what to do, in one sentence.
-    fn untrusted(&self, why: &str) -> String {
-        let what = if why.contains("CaUsedAsEndEntity") {
-            "it is a CA's certificate (CA:TRUE), which cannot be a server's own: make it with \
-             basicConstraints CA:FALSE"
-                .to_string()
-        } else if let Some(path) = &self.ca {
-            format!("it is not the certificate in --ca {path}, or not made for this address")
-        } else {
-            "pass the certificate your instructor made with --ca FILE".to_string()
-        };
-        format!(
-            "the server's certificate at {} is not trusted ({why}): {what}",
-            self.base
-        )
-    }
-}
-
-/// rustls's reason, when it refused the server's certificate (ureq hands rustls's error on as
-/// an I/O error).
-fn refused_certificate(e: &ureq::Error) -> Option<String> {
-    let text = e.to_string();
-    let (_, why) = text.split_once("invalid peer certificate: ")?;
-    Some(why.to_string())
-}
-
-type Builder = ConfigBuilder<ureq::typestate::AgentScope>;
-
-/// The agent's settings, trusting the certificate in the PEM file `path` (`--ca`).
-#[cfg(feature = "https")]
-fn trusting(config: Builder, path: &str) -> Result<Builder, String> {
-    use ureq::tls::{Certificate, RootCerts, TlsConfig};
-    let pem = std::fs::read(path).map_err(|e| format!("could not read --ca {path}: {e}"))?;
-    let cert = Certificate::from_pem(&pem)
-        .map_err(|e| format!("--ca {path} holds no PEM certificate ({e})"))?;
-    let roots = RootCerts::new_with_certs(&[cert]);
-    Ok(config.tls_config(TlsConfig::builder().root_certs(roots).build()))
-}
-
-#[cfg(not(feature = "https"))]
-fn trusting(_: Builder, _: &str) -> Result<Builder, String> {
-    Err("--ca needs a judge built with TLS: `cargo run --features https --bin judge -- ...`".into())
 }
 
 /// A key that is the same for the same submission: a resent one gets the same id and verdict.

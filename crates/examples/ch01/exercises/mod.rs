@@ -3,6 +3,9 @@
 //! The square roots must equal the serial `f64::sqrt` to the bit. The racy sum's tally is
 //! checked exactly on scripted sums, and on the real racy sum run by one thread, which loses
 //! nothing.
+
+/// This file's text: the judge's fingerprint hashes every chapter's checks.
+pub const CHECKS: &str = include_str!("mod.rs");
 use std::cell::Cell;
 
 use course::random::Rng;

@@ -10,6 +10,9 @@
 //!   engines step by step.
 //! - visible_gpus: the list equals CUDA's rule for `CUDA_VISIBLE_DEVICES`, written out here; on
 //!   a GPU, its number of GPUs must be the driver's for this process.
+
+/// This file's text: the judge's fingerprint hashes every chapter's checks.
+pub const CHECKS: &str = include_str!("mod.rs");
 use cudarc::cublas::sys::cublasOperation_t::{CUBLAS_OP_C, CUBLAS_OP_N, CUBLAS_OP_T};
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig};
 use cudarc::driver::{CudaContext, LaunchConfig};

@@ -6,6 +6,9 @@
 //! rustfft in f64 within 1e-3 (relative norms). On the GPU, output buffers reach past the end
 //! of the data, poisoned, so that a thread writing past the end is seen, not a fault. The
 //! timing of "which is faster?" is only checked to be a positive, finite time.
+
+/// This file's text: the judge's fingerprint hashes every chapter's checks.
+pub const CHECKS: &str = include_str!("mod.rs");
 use std::sync::Arc;
 
 use course::compare::relative_error;
