@@ -269,6 +269,21 @@ pub struct Limited {
     pub stderr: Vec<u8>,
 }
 
+/// `cmd.spawn()`, tried again while the program is "text file busy" (ETXTBSY): a file just
+/// written (the tests' own scripts) stays busy while another thread's fork still holds it open.
+fn spawn(cmd: &mut Command) -> std::io::Result<std::process::Child> {
+    const ETXTBSY: i32 = 26;
+    for _ in 0..50 {
+        match cmd.spawn() {
+            Err(e) if e.raw_os_error() == Some(ETXTBSY) => {
+                std::thread::sleep(Duration::from_millis(20))
+            }
+            other => return other,
+        }
+    }
+    cmd.spawn()
+}
+
 /// Run `cmd` as [`Command::output`] does (standard input empty, both outputs captured), but stop
 /// it with SIGKILL when it is still running after `limit`: a hung kernel fails its case, and
 /// the check goes on.
@@ -277,7 +292,7 @@ pub fn output_within(cmd: &mut Command, limit: Duration) -> std::io::Result<Limi
     cmd.stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped());
-    let mut child = cmd.spawn()?;
+    let mut child = spawn(cmd)?;
     fn drain(pipe: Option<impl Read + Send + 'static>) -> mpsc::Receiver<Vec<u8>> {
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
