@@ -11,36 +11,10 @@ use std::time::Duration;
 use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
+mod common;
+use common::{TestDir, fake_runner};
+
 const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
-
-fn fake_runner() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-runner.sh")
-}
-
-/// A test's own directory, removed when the test passes.
-struct TestDir(PathBuf);
-
-impl TestDir {
-    fn new(name: &str) -> TestDir {
-        let dir =
-            std::env::temp_dir().join(format!("course-server-https-{name}-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        TestDir(dir)
-    }
-
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
 
 /// A self-signed certificate for localhost and 127.0.0.1: its DER, and its PEM files.
 struct Certificate {
@@ -185,7 +159,7 @@ fn response(raw: &[u8]) -> (u16, String) {
 
 #[test]
 fn https_with_a_trusted_certificate_serves_the_api() {
-    let dir = TestDir::new("trusted");
+    let dir = TestDir::new("https-trusted");
     let certificate = self_signed(&dir, "server");
     let server = Server::start(&dir, &certificate);
     for host in ["127.0.0.1", "localhost"] {
@@ -200,7 +174,7 @@ fn https_with_a_trusted_certificate_serves_the_api() {
 
 #[test]
 fn a_client_that_does_not_trust_the_certificate_is_refused() {
-    let dir = TestDir::new("untrusted");
+    let dir = TestDir::new("https-untrusted");
     let certificate = self_signed(&dir, "server");
     // Another certificate for the same names: what a client trusting something else sees.
     let other = self_signed(&dir, "other").der;
@@ -224,7 +198,7 @@ fn a_client_that_does_not_trust_the_certificate_is_refused() {
 
 #[test]
 fn plain_http_to_the_https_port_gets_no_200() {
-    let dir = TestDir::new("plain");
+    let dir = TestDir::new("https-plain");
     let certificate = self_signed(&dir, "server");
     let server = Server::start(&dir, &certificate);
     let mut stream = connect(server.port);
@@ -291,7 +265,7 @@ fn refuses(dir: &TestDir, cert: &Path, key: &Path) -> String {
 
 #[test]
 fn a_missing_or_unreadable_certificate_is_one_sentence_and_a_failure() {
-    let dir = TestDir::new("bad-cert");
+    let dir = TestDir::new("https-bad-cert");
     let good = self_signed(&dir, "server");
     let missing = dir.join("missing.pem");
     let line = refuses(&dir, &missing, &good.key);
@@ -301,7 +275,7 @@ fn a_missing_or_unreadable_certificate_is_one_sentence_and_a_failure() {
     );
     // A directory cannot be read as a file (unlike a file without read permission, which
     // root, as on some CI machines, reads anyway).
-    let line = refuses(&dir, &dir.0, &good.key);
+    let line = refuses(&dir, dir.path(), &good.key);
     assert!(line.contains("could not read the certificate"), "{line}");
     // Files that hold no certificate: the key given as --cert, and text that is no PEM.
     let line = refuses(&dir, &good.key, &good.key);

@@ -7,6 +7,9 @@ use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
 
+mod common;
+use common::TestDir;
+
 const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
 
 /// The judge beside the server binary (target/debug/judge); it must have been built.
@@ -23,17 +26,6 @@ fn judge_path() -> PathBuf {
 
 fn workspace() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-/// The test's own directory, removed when the test passes.
-struct TestDir(PathBuf);
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
 }
 
 struct Server {
@@ -140,12 +132,8 @@ fn judged_remotely(verdict: &str) -> bool {
 #[test]
 fn the_learners_judge_sends_gpu_parts_to_the_server() {
     let judge_bin = judge_path();
-    let dir =
-        std::env::temp_dir().join(format!("course-server-remote-judge-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    let dir = TestDir(dir);
-    let db = dir.0.join("db.sqlite");
+    let dir = TestDir::new("remote-judge");
+    let db = dir.join("db.sqlite");
     let token = add_learner(&db, "ada");
     let server = Server::start(&db, &judge_bin);
     let url = server.url.clone();

@@ -8,37 +8,11 @@ use std::time::{Duration, Instant};
 
 use protocol::remote::{Ack, JUDGE_HEADER, Refusal, State, Status};
 
+mod common;
+use common::{TestDir, fake_runner};
+
 const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
 const FINGERPRINT: &str = "fake-judge-1";
-
-fn fake_runner() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fake-runner.sh")
-}
-
-/// A test's own directory (database, logs, CSV), removed when the test passes.
-struct TestDir(PathBuf);
-
-impl TestDir {
-    fn join(&self, name: &str) -> PathBuf {
-        self.0.join(name)
-    }
-}
-
-impl Drop for TestDir {
-    fn drop(&mut self) {
-        if !std::thread::panicking() {
-            let _ = std::fs::remove_dir_all(&self.0);
-        }
-    }
-}
-
-fn fresh_dir(name: &str) -> TestDir {
-    let dir =
-        std::env::temp_dir().join(format!("course-server-test-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    TestDir(dir)
-}
 
 struct Server {
     child: Child,
@@ -282,7 +256,7 @@ fn add_learner(db: &Path, name: &str) -> String {
 
 #[test]
 fn command_line_and_learners() {
-    let dir = fresh_dir("cli");
+    let dir = TestDir::new("cli");
     let db = dir.join("db.sqlite");
     let run = |args: &[&str]| Command::new(SERVER).args(args).output().unwrap();
     let help = run(&["--help"]);
@@ -324,7 +298,7 @@ fn command_line_and_learners() {
 
 #[test]
 fn judged_once_with_board_history_and_export() {
-    let dir = fresh_dir("board");
+    let dir = TestDir::new("board");
     let db = dir.join("db.sqlite");
     let ana = add_learner(&db, "ana");
     let server = Server::start(&db, &[]);
@@ -432,7 +406,7 @@ fn judged_once_with_board_history_and_export() {
 
 #[test]
 fn refusals_are_one_sentence_each() {
-    let dir = fresh_dir("refusals");
+    let dir = TestDir::new("refusals");
     let db = dir.join("db.sqlite");
     let ana = add_learner(&db, "ana");
     let ben = add_learner(&db, "ben");
@@ -539,7 +513,7 @@ fn refusals_are_one_sentence_each() {
 
 #[test]
 fn time_limit_and_queue_cap() {
-    let dir = fresh_dir("limits");
+    let dir = TestDir::new("limits");
     let db = dir.join("db.sqlite");
     let ana = add_learner(&db, "ana");
     let server = Server::start(&db, &["--queue-cap", "2", "--correctness-runs", "1"]);
@@ -568,7 +542,7 @@ fn time_limit_and_queue_cap() {
 
 #[test]
 fn crash_and_flood_of_output() {
-    let dir = fresh_dir("crash");
+    let dir = TestDir::new("crash");
     let db = dir.join("db.sqlite");
     let ana = add_learner(&db, "ana");
     let server = Server::start(&db, &[]);
@@ -593,7 +567,7 @@ fn crash_and_flood_of_output() {
 
 #[test]
 fn a_killed_server_restarts_and_judges_once() {
-    let dir = fresh_dir("restart");
+    let dir = TestDir::new("restart");
     let db = dir.join("db.sqlite");
     let ana = add_learner(&db, "ana");
     let mut server = Server::start(&db, &[]);
