@@ -234,7 +234,7 @@ fn run_part(args: &[String]) -> ! {
         ("gpu", _, Some(gpu)) => match (gpu.plan)(&seeds) {
             Ok(plan) => {
                 let todo = exercise::todo_left(&gpu.sources);
-                let verdict = part::judge_gpu(gpu, &gpu.kernel, &plan, todo, &seeds);
+                let verdict = part::judge_gpu(gpu, &plan, todo, &seeds);
                 json(&part::reply(verdict, None))
             }
             Err(why) => json(&plan_failed(gpu, why)),

@@ -1,6 +1,5 @@
 //! One part of one exercise, judged in this process: what the judge's child processes and the
 //! workshop server's runner do (`--part`, `--run-submission`).
-use std::cell::RefCell;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
@@ -37,17 +36,12 @@ pub fn judge_cpu(part: &CpuPart, seeds: &[u64]) -> Verdict {
     judge(&part.sources, None, seeds, &part.check)
 }
 
-/// The GPU part on `file` (the learner's kernel file, or the one a submission brought), with
-/// the plan the learner's Rust made; `todo` is the first TODO left in that Rust. Without a
-/// GPU, still say whether the kernel compiles, and that the part was skipped. A GPU that the
-/// driver could not open fails the part: it is no machine without a GPU.
-pub fn judge_gpu(
-    part: &GpuPart,
-    file: &KernelFile,
-    plan: &Value,
-    todo: Option<String>,
-    seeds: &[u64],
-) -> Verdict {
+/// The GPU part on the learner's kernel file, with the plan the learner's Rust made; `todo` is
+/// the first TODO left in that Rust. Without a GPU, still say whether the kernel compiles, and
+/// that the part was skipped. A GPU that the driver could not open fails the part: it is no
+/// machine without a GPU. (The server's runner judges a submission in `runner.rs`.)
+pub fn judge_gpu(part: &GpuPart, plan: &Value, todo: Option<String>, seeds: &[u64]) -> Verdict {
+    let file = &part.kernel;
     let gpu = find_gpu();
     let ctx = match &gpu {
         Ok(ctx) => ctx,
@@ -67,7 +61,7 @@ pub fn judge_gpu(
             };
         }
     };
-    let gpu = match load(ctx, file, false) {
+    let gpu = match load(ctx, file) {
         Ok(gpu) => gpu,
         Err(why) => return Verdict::Failed(why),
     };
@@ -81,8 +75,8 @@ pub fn judge_gpu(
     })
 }
 
-/// The kernel file compiled for this GPU and loaded; `timed`: its marked launches are timed.
-pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, timed: bool) -> Result<Gpu, String> {
+/// The kernel file compiled for this GPU and loaded.
+fn load(ctx: &Arc<CudaContext>, file: &KernelFile) -> Result<Gpu, String> {
     let ptx = compile(file, &arch_of(ctx), false)?;
     let module = ctx
         .load_module(ptx)
@@ -90,7 +84,7 @@ pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, timed: bool) -> Result<Gp
     Ok(Gpu {
         stream: ctx.default_stream(),
         module,
-        times: timed.then(|| RefCell::new(Vec::new())),
+        times: None,
     })
 }
 
