@@ -12,9 +12,7 @@ use rustls::pki_types::{CertificateDer, ServerName};
 use rustls::{ClientConfig, ClientConnection, RootCertStore, StreamOwned};
 
 mod common;
-use common::{TestDir, fake_runner};
-
-const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
+use common::{SERVER, TestDir, fake_runner};
 
 /// A self-signed certificate for localhost and 127.0.0.1: its DER, and its PEM files.
 struct Certificate {

@@ -8,9 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdout, Command, Output, Stdio};
 
 mod common;
-use common::TestDir;
-
-const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
+use common::{SERVER, TestDir, add_learner};
 
 /// The judge beside the server binary (target/debug/judge); it must have been built.
 fn judge_path() -> PathBuf {
@@ -78,21 +76,6 @@ impl Drop for Server {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn add_learner(db: &Path, name: &str) -> String {
-    let out = Command::new(SERVER)
-        .args(["add-learner", name, "--db"])
-        .arg(db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    text.trim().split_once(' ').unwrap().1.to_string()
 }
 
 /// `judge ARGS` from the workspace's root; its output, with stdout and stderr as text.

@@ -9,9 +9,8 @@ use std::time::{Duration, Instant};
 use protocol::remote::{Ack, JUDGE_HEADER, Refusal, State, Status};
 
 mod common;
-use common::{TestDir, fake_runner};
+use common::{SERVER, TestDir, add_learner, fake_runner};
 
-const SERVER: &str = env!("CARGO_BIN_EXE_course-server");
 const FINGERPRINT: &str = "fake-judge-1";
 
 struct Server {
@@ -231,27 +230,6 @@ fn refusal(code: u16, body: &str, expected: u16) -> String {
         "not one sentence: {error}"
     );
     error
-}
-
-fn add_learner(db: &Path, name: &str) -> String {
-    let out = Command::new(SERVER)
-        .args(["add-learner", name, "--db"])
-        .arg(db)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
-    let (printed, token) = text.trim().split_once(' ').unwrap();
-    assert_eq!(printed, name);
-    assert!(
-        token.len() == 32 && token.chars().all(|c| c.is_ascii_hexdigit()),
-        "{token}"
-    );
-    token.to_string()
 }
 
 #[test]
