@@ -205,13 +205,7 @@ fn fingerprint() -> String {
         include_str!("runner.rs"),
     ];
     let checks = CHAPTERS.iter().map(|(_, _, text)| *text);
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for text in own.into_iter().chain(checks) {
-        for byte in text.bytes().chain([0]) {
-            hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
-        }
-    }
-    format!("{hash:016x}")
+    remote::hash_of(own.into_iter().chain(checks))
 }
 
 /// `--part CHAPTER EXERCISE SIDE CODE SEEDS`: one part, judged in this (child) process; its

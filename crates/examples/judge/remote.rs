@@ -128,11 +128,12 @@ impl Server {
     }
 }
 
-/// A key that is the same for the same submission: a resent one gets the same id and verdict.
-fn key_of(token: &str, parts: &[&str]) -> String {
+/// A 64-bit FNV-1a hash of `texts`, each ended by a zero byte, in hexadecimal: the judge's
+/// fingerprint, and the key that makes a resent submission the same one (same id, same verdict).
+pub fn hash_of<'a>(texts: impl IntoIterator<Item = &'a str>) -> String {
     let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for text in std::iter::once(token).chain(parts.iter().copied()) {
-        for byte in text.bytes().chain([0xff]) {
+    for text in texts {
+        for byte in text.bytes().chain([0]) {
             hash = (hash ^ byte as u64).wrapping_mul(0x0100_0000_01b3);
         }
     }
@@ -201,7 +202,7 @@ impl Child {
         ];
         let submission = Submission {
             judge: server.fingerprint.clone(),
-            key: key_of(&server.token, &parts),
+            key: hash_of(std::iter::once(server.token.as_str()).chain(parts)),
             chapter: chapter.into(),
             exercise: name.into(),
             kernel_name: plan.kernel_name,
