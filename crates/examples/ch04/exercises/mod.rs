@@ -279,20 +279,40 @@ fn check_add_cpu(add: AddCpuFn, seed: u64) -> Result<(), String> {
     Ok(())
 }
 
+/// The adders' inputs on the GPU, their sum, and zs with a poisoned tail past its n elements,
+/// to see a write past the end.
+struct AdderData {
+    xs_dev: CudaSlice<f64>,
+    ys_dev: CudaSlice<f64>,
+    want: Vec<f64>,
+    zs_dev: CudaSlice<f64>,
+}
+
+fn adder_data(s: &Arc<CudaStream>, rng: &mut Rng, n: usize) -> Result<AdderData, String> {
+    let xs = rng.vec_f64(n, -1.0, 1.0);
+    let ys = rng.vec_f64(n, -1.0, 1.0);
+    Ok(AdderData {
+        want: xs.iter().zip(&ys).map(|(x, y)| x + y).collect(),
+        xs_dev: cuda(s.clone_htod(&xs), "copy xs to the GPU")?,
+        ys_dev: cuda(s.clone_htod(&ys), "copy ys to the GPU")?,
+        zs_dev: alloc_poisoned::<f64>(s, n + 256),
+    })
+}
+
 /// The learner's own launch and timing, where the learner has a GPU: the sums, and a
 /// positive, finite time.
 fn check_add_gpu_ms(gpu: &Gpu, add: AddGpuFn, seed: u64) -> Result<(), String> {
     let s = &gpu.stream;
     let mut rng = Rng::new(seed);
-    let fresh = 1 + rng.below(3_000_000) as usize;
-    for n in [257, 1, (1 << 20) + 3, fresh, 1000] {
-        let xs = rng.vec_f64(n, -1.0, 1.0);
-        let ys = rng.vec_f64(n, -1.0, 1.0);
-        let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
-        let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
-        let ys_dev = cuda(s.clone_htod(&ys), "copy ys to the GPU")?;
-        // zs with a poisoned tail past its n elements, to see a write past the end.
-        let mut zs_dev = alloc_poisoned::<f64>(s, n + 256);
+    // The same lengths as the plan's: the fresh one is the seed's first draw.
+    rng.below(3_000_000);
+    for n in adder_sizes(seed) {
+        let AdderData {
+            xs_dev,
+            ys_dev,
+            want,
+            mut zs_dev,
+        } = adder_data(s, &mut rng, n)?;
         let ms = add(
             s,
             &gpu.module,
@@ -327,13 +347,12 @@ fn check_add_gpu(gpu: &Gpu, seed: u64, config: &dyn Fn(usize) -> Shape) -> Resul
     let mut rng = Rng::new(seed ^ 1);
     for n in adder_sizes(seed) {
         let cfg = check_config_for("adder_config", &|n| exercise::config(config(n)), n)?;
-        let xs = rng.vec_f64(n, -1.0, 1.0);
-        let ys = rng.vec_f64(n, -1.0, 1.0);
-        let want: Vec<f64> = xs.iter().zip(&ys).map(|(x, y)| x + y).collect();
-        let xs_dev = cuda(s.clone_htod(&xs), "copy xs to the GPU")?;
-        let ys_dev = cuda(s.clone_htod(&ys), "copy ys to the GPU")?;
-        // zs with a poisoned tail past its n elements, to see a write past the end.
-        let mut zs_dev = alloc_poisoned::<f64>(s, n + 256);
+        let AdderData {
+            xs_dev,
+            ys_dev,
+            want,
+            mut zs_dev,
+        } = adder_data(s, &mut rng, n)?;
         let work = Work::Bytes(24.0 * n as f64);
         gpu.timed(work, || {
             let launched = k.adder.launch(
