@@ -3,11 +3,18 @@
 //! vector types. Only device buffers implement them, so a host slice where a kernel wants a
 //! buffer, or a shared borrow where it writes, does not compile. And what they check at run
 //! time, a kernel's contract: [`LaunchError`] says which clause a launch broke.
+//!
+//! A kernel whose contract says `clusters` is launched in thread-block clusters (compute
+//! capability 9.0), which cudarc 0.19 cannot launch: its launcher takes a [`ClusterConfig`] and
+//! calls [`launch_clustered`], and [`max_active_clusters`] and [`allow_non_portable_clusters`]
+//! are for what a program asks of such a kernel itself.
+
+use std::ffi::c_void;
 
 use cudarc::driver::{
     CudaFunction, CudaSlice, CudaStream, CudaView, CudaViewMut, DevicePtr, DevicePtrMut,
-    DeviceRepr, DeviceSlice, DriverError, LaunchArgs, LaunchConfig, PushKernelArg, ValidAsZeroBits,
-    sys,
+    DeviceRepr, DeviceSlice, DriverError, LaunchArgs, LaunchConfig, PushKernelArg, SyncOnDrop,
+    ValidAsZeroBits, sys,
 };
 
 /// Why a typed launcher did not launch its kernel.
@@ -109,6 +116,17 @@ pub fn derive<T: TryFrom<u128>>(
     })
 }
 
+/// `left - right` in a contract, which computes in unsigned integers: a difference that would be
+/// negative refuses the launch.
+pub fn difference(kernel: &'static str, left: u128, right: u128) -> Result<u128, LaunchError> {
+    left.checked_sub(right).ok_or(LaunchError::Broken {
+        kernel,
+        clause: "a difference in the contract is not negative".into(),
+        left,
+        right,
+    })
+}
+
 /// One clause of a contract: `left op right`.
 pub fn check(
     kernel: &'static str,
@@ -172,11 +190,47 @@ pub fn same_context(
     }
 }
 
-/// The value of a shape term of a contract (`block`, `grid.x`, `threads`, `shared`...) for a
-/// launch with `config`.
-pub fn shape(config: &LaunchConfig, term: &str) -> u128 {
+/// The shape of a clustered launch: the grid (in blocks, a whole number of clusters along
+/// every axis), the blocks and their shared memory, and the blocks per cluster along each axis.
+#[derive(Clone, Copy, Debug)]
+pub struct ClusterConfig {
+    pub launch: LaunchConfig,
+    pub cluster_dim: (u32, u32, u32),
+}
+
+/// A launch's shape as a contract reads it: a [`LaunchConfig`] (no clusters), or a
+/// [`ClusterConfig`].
+pub trait LaunchShape {
+    fn launch_config(&self) -> &LaunchConfig;
+    /// Blocks per cluster along x, y and z: `(1, 1, 1)` without clusters.
+    fn cluster_dim(&self) -> (u32, u32, u32);
+}
+
+impl LaunchShape for LaunchConfig {
+    fn launch_config(&self) -> &LaunchConfig {
+        self
+    }
+    fn cluster_dim(&self) -> (u32, u32, u32) {
+        (1, 1, 1)
+    }
+}
+
+impl LaunchShape for ClusterConfig {
+    fn launch_config(&self) -> &LaunchConfig {
+        &self.launch
+    }
+    fn cluster_dim(&self) -> (u32, u32, u32) {
+        self.cluster_dim
+    }
+}
+
+/// The value of a shape term of a contract (`block`, `grid.x`, `threads`, `shared`,
+/// `cluster.x`...) for a launch with `config`.
+pub fn shape(config: &impl LaunchShape, term: &str) -> u128 {
+    let (c, config) = (config.cluster_dim(), config.launch_config());
     let (g, b) = (config.grid_dim, config.block_dim);
     let [gx, gy, gz, bx, by, bz] = [g.0, g.1, g.2, b.0, b.1, b.2].map(u128::from);
+    let [cx, cy, cz] = [c.0, c.1, c.2].map(u128::from);
     match term {
         "block" => bx * by * bz,
         "block.x" => bx,
@@ -191,6 +245,10 @@ pub fn shape(config: &LaunchConfig, term: &str) -> u128 {
         "threads.y" => gy * by,
         "threads.z" => gz * bz,
         "shared" => u128::from(config.shared_mem_bytes),
+        "cluster" => cx * cy * cz,
+        "cluster.x" => cx,
+        "cluster.y" => cy,
+        "cluster.z" => cz,
         _ => unreachable!("the generator knows no shape `{term}`"),
     }
 }
@@ -206,6 +264,9 @@ pub trait In<T> {
     fn context(&self) -> Option<sys::CUcontext>;
     /// Add the buffer to the arguments of a launch.
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>);
+    /// Its address, for a launch on `stream` that reads it, after making `stream` wait for its
+    /// last write; the guard records the read when dropped, after the launch.
+    fn device_ptr_in<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>);
 }
 
 /// A device buffer of `T` that a kernel may write: a `CudaSlice<T>` or a `CudaViewMut<T>`.
@@ -221,6 +282,12 @@ pub trait Out<T> {
     fn zero(&mut self, stream: &CudaStream) -> Result<(), LaunchError>;
     /// Add the buffer to the arguments of a launch.
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>);
+    /// Its address, for a launch on `stream` that writes it, after making `stream` wait for
+    /// its last read and write; the guard records the write when dropped, after the launch.
+    fn device_ptr_out<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>);
 }
 
 /// Clear `buffer` to zero bytes with an asynchronous memset on `stream`.
@@ -258,6 +325,9 @@ impl<T> In<T> for CudaSlice<T> {
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
     }
+    fn device_ptr_in<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        DevicePtr::device_ptr(self, stream)
+    }
 }
 
 impl<T> In<T> for CudaView<'_, T> {
@@ -276,6 +346,9 @@ impl<T> In<T> for CudaView<'_, T> {
     fn push_in<'a>(&'a self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
     }
+    fn device_ptr_in<'a>(&'a self, stream: &'a CudaStream) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        DevicePtr::device_ptr(self, stream)
+    }
 }
 
 impl<T: DeviceRepr + ValidAsZeroBits> Out<T> for CudaSlice<T> {
@@ -293,6 +366,12 @@ impl<T: DeviceRepr + ValidAsZeroBits> Out<T> for CudaSlice<T> {
     }
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
+    }
+    fn device_ptr_out<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        DevicePtrMut::device_ptr_mut(self, stream)
     }
 }
 
@@ -315,6 +394,117 @@ impl<T: DeviceRepr + ValidAsZeroBits> Out<T> for CudaViewMut<'_, T> {
     fn push_out<'a>(&'a mut self, args: &mut LaunchArgs<'a>) {
         args.arg(self);
     }
+    fn device_ptr_out<'a>(
+        &'a mut self,
+        stream: &'a CudaStream,
+    ) -> (sys::CUdeviceptr, SyncOnDrop<'a>) {
+        DevicePtrMut::device_ptr_mut(self, stream)
+    }
+}
+
+/// A kernel argument as `cuLaunchKernelEx` takes it: the address of its value.
+pub fn param<T>(value: &T) -> *mut c_void {
+    value as *const T as *mut c_void
+}
+
+/// The launch attribute that gives the cluster's shape.
+fn cluster_attribute(config: &ClusterConfig) -> sys::CUlaunchAttribute {
+    let (x, y, z) = config.cluster_dim;
+    sys::CUlaunchAttribute {
+        id: sys::CUlaunchAttributeID::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        pad: [0; 4],
+        value: sys::CUlaunchAttributeValue {
+            clusterDim: sys::CUlaunchAttributeValue_union__bindgen_ty_1 { x, y, z },
+        },
+    }
+}
+
+/// The driver's description of a launch with `config` on `stream`, whose one attribute is
+/// `attribute` (which must outlive the description).
+fn cluster_launch(
+    config: &ClusterConfig,
+    stream: &CudaStream,
+    attribute: &mut sys::CUlaunchAttribute,
+) -> sys::CUlaunchConfig {
+    let LaunchConfig {
+        grid_dim: g,
+        block_dim: b,
+        shared_mem_bytes,
+    } = config.launch;
+    sys::CUlaunchConfig {
+        gridDimX: g.0,
+        gridDimY: g.1,
+        gridDimZ: g.2,
+        blockDimX: b.0,
+        blockDimY: b.1,
+        blockDimZ: b.2,
+        sharedMemBytes: shared_mem_bytes,
+        hStream: stream.cu_stream(),
+        attrs: attribute,
+        numAttrs: 1,
+    }
+}
+
+/// Launches `function` on `stream` in clusters of `config.cluster_dim` blocks, with `params`
+/// the addresses of its arguments ([`param`]); what a `clusters` launcher calls after its
+/// contract holds.
+///
+/// # Safety
+/// `params` holds one address per kernel parameter, in order, each of a live value of that
+/// parameter's type; a buffer's address comes from [`In::device_ptr_in`] or
+/// [`Out::device_ptr_out`] on `stream`, whose guard is dropped only after this returns, so that
+/// the buffer's event is recorded after the launch. The launch must keep to the kernel's
+/// contract.
+pub unsafe fn launch_clustered(
+    function: &CudaFunction,
+    stream: &CudaStream,
+    config: &ClusterConfig,
+    mut params: Vec<*mut c_void>,
+) -> Result<(), LaunchError> {
+    stream.context().bind_to_thread()?;
+    // cudarc keeps, not returns, the error of a stream's wait for a buffer: a launch after a
+    // failed wait could race the buffer's last write.
+    stream.context().check_err()?;
+    let mut attribute = cluster_attribute(config);
+    let launch = cluster_launch(config, stream, &mut attribute);
+    // SAFETY: `launch` and its attribute are alive and well-formed; the caller vouches for
+    // `params`.
+    let result = unsafe {
+        sys::cuLaunchKernelEx(
+            &launch,
+            function.cu_function(),
+            params.as_mut_ptr(),
+            std::ptr::null_mut(),
+        )
+    };
+    result.result().map_err(LaunchError::Driver)
+}
+
+/// How many clusters of `config.cluster_dim` blocks of `function`, with `config`'s block and
+/// shared memory, the GPU of `stream` can run at once (`cuOccupancyMaxActiveClusters`; cudarc's
+/// own `occupancy_max_active_clusters` asks without the cluster's shape).
+pub fn max_active_clusters(
+    function: &CudaFunction,
+    config: &ClusterConfig,
+    stream: &CudaStream,
+) -> Result<u32, DriverError> {
+    stream.context().bind_to_thread()?;
+    let mut attribute = cluster_attribute(config);
+    let launch = cluster_launch(config, stream, &mut attribute);
+    let mut clusters: std::ffi::c_int = 0;
+    // SAFETY: `clusters` is an int to write, and `launch` and its attribute are alive.
+    unsafe { sys::cuOccupancyMaxActiveClusters(&mut clusters, function.cu_function(), &launch) }
+        .result()?;
+    Ok(clusters as u32)
+}
+
+/// Lets `function` be launched in clusters of more than 8 blocks (up to 16 on an H100), which
+/// the driver otherwise refuses: a size that not every GPU of compute capability 9.0 runs.
+pub fn allow_non_portable_clusters(function: &CudaFunction) -> Result<(), DriverError> {
+    function.set_attribute(
+        sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED,
+        1,
+    )
 }
 
 // A device buffer starts on a 256-byte boundary, so a buffer of these, 8 or 16 bytes each, has
@@ -349,6 +539,8 @@ mod tests {
         assert_eq!(negative, "k's `n` cannot be -1");
         assert!(derive::<i32>("k", "n", 1 << 31).is_err());
         assert_eq!(derive::<i32>("k", "n", 7).unwrap(), 7);
+        assert_eq!(difference("k", 7, 7).unwrap(), 0);
+        assert!(difference("k", 6, 7).is_err());
     }
 
     #[test]
@@ -362,5 +554,13 @@ mod tests {
         assert_eq!(shape(&config, "threads.x"), 128);
         assert_eq!(shape(&config, "block"), 64);
         assert_eq!(shape(&config, "shared"), 96);
+        let clustered = ClusterConfig {
+            launch: config,
+            cluster_dim: (2, 3, 1),
+        };
+        assert_eq!(shape(&clustered, "threads"), 4 * 3 * 32 * 2);
+        assert_eq!(shape(&clustered, "cluster"), 6);
+        assert_eq!(shape(&clustered, "cluster.y"), 3);
+        assert_eq!(shape(&config, "cluster"), 1);
     }
 }

@@ -8,13 +8,17 @@
 //! Clauses are separated by `;`. A chain `a = b = c` says the terms are equal; when one term is
 //! a bare scalar parameter, the launcher derives it from the first length in the chain and the
 //! caller no longer passes it. `a >= b` and `a <= b` are checked as written. Terms are sums,
-//! products and quotients (rounded down, as in C) of numbers, the file's macros, scalar parameters, `len(buffer)` (elements), and the
+//! differences (one that would be negative refuses the launch), products, quotients and
+//! remainders (`/` and `%`, as C computes them on non-negative integers) of numbers, the file's macros, scalar parameters, `len(buffer)` (elements), and the
 //! launch's shape: `block`, `grid` and `threads` (their products over x, y, z), `block.x`,
 //! `grid.y`, `threads.x` and so on, and `shared` (dynamic shared memory, bytes). A kernel with a
 //! contract gets a safe launcher that checks every clause at run time; one without gets an
 //! `unsafe` launcher. A name ending in `*` gives the contract to every kernel it starts. The
 //! clause `cooperative` makes the launch a cooperative one, for a kernel that synchronises its
-//! whole grid.
+//! whole grid. The clause `clusters` launches the blocks in thread-block clusters (compute
+//! capability 9.0): the launcher takes a `course::launch::ClusterConfig`, and the terms
+//! `cluster` (blocks per cluster) and `cluster.x`, `cluster.y`, `cluster.z` may be used; naming
+//! them without `clusters` is an error.
 //!
 //! Other clause forms: `aligned(x, 16)` checks that buffer `x` starts on a 16-byte boundary (for
 //! a kernel that loads or stores it as vectors); `zeroed(status, next_tile)` has the launcher
@@ -26,7 +30,10 @@
 //! needs ([`implicit`]): `grid.y`, `grid.z`, `block.y` and `block.z` are 1 unless a clause names
 //! that axis, and, unless the contract says `index64`, `threads + len(b) <= 2^31` for every
 //! buffer `b`: the largest thread index, and a grid-stride index one stride past the end, fit in
-//! a 32-bit `int`.
+//! a 32-bit `int`. A `clusters` contract also gets: `cluster.x >= 1`, `cluster.y` and
+//! `cluster.z` 1 unless a clause names that axis (else at least 1), every grid axis a whole
+//! number of clusters (`grid.x % cluster.x = 0`...), and `cluster <= 16`, the most any GPU
+//! schedules together.
 
 use crate::signature::{Access, Kernel};
 
@@ -96,6 +103,9 @@ pub enum Clause {
     /// `cooperative`: the kernel synchronises its whole grid, so it is launched cooperatively
     /// (the driver then refuses a grid whose blocks cannot all be resident at once).
     Cooperative,
+    /// `clusters`: the blocks are launched in thread-block clusters of the launch's
+    /// `cluster_dim`.
+    Clusters,
     /// `left op right`, checked when the kernel is launched; `text` is how the file wrote it.
     Check {
         left: Expr,
@@ -125,9 +135,13 @@ pub enum Expr {
     /// `block`, `grid.x`, `threads`, `shared`...
     Shape(String),
     Sum(Box<Expr>, Box<Expr>),
+    /// `a - b`, which must not be negative.
+    Difference(Box<Expr>, Box<Expr>),
     Product(Box<Expr>, Box<Expr>),
     /// Division rounded down, as C divides non-negative integers.
     Quotient(Box<Expr>, Box<Expr>),
+    /// The remainder of that division, C's `%` (by 0 taken as by 1, as for the quotient).
+    Remainder(Box<Expr>, Box<Expr>),
 }
 
 /// The clauses of `text` (macros already expanded) for `kernel`, checked against its
@@ -219,12 +233,26 @@ pub fn parse(text: &str, kernel: &Kernel) -> Result<Vec<Clause>, String> {
         }
     }
     derived.extend(checks);
+    let mut shapes = Vec::new();
+    for c in &derived {
+        c.shapes(&mut shapes);
+    }
+    let clusters = derived.contains(&Clause::Clusters);
+    let cluster_term = shapes.iter().find(|s| s.starts_with("cluster"));
+    if let (Some(term), false) = (cluster_term, clusters) {
+        return Err(format!(
+            "`{term}` is the shape of a cluster, but the contract does not say `clusters`"
+        ));
+    }
+    if clusters && derived.contains(&Clause::Cooperative) {
+        return Err("a launch is `cooperative` or in `clusters`, not both".into());
+    }
     let implicit = implicit(kernel, &derived);
     derived.extend(implicit);
     Ok(derived)
 }
 
-/// `cooperative`, `index64`, `aligned(x, N)`, `zeroed(a, b)` or `unsafe: reason`, or `None` for
+/// `cooperative`, `clusters`, `index64`, `aligned(x, N)`, `zeroed(a, b)` or `unsafe: reason`, or `None` for
 /// a clause of another form.
 fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, String> {
     let buffer = |name: &str, writes: bool| match kernel.params.iter().find(|p| p.name == name) {
@@ -247,6 +275,9 @@ fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, Strin
     };
     if clause == "cooperative" {
         return Ok(Some(Clause::Cooperative));
+    }
+    if clause == "clusters" {
+        return Ok(Some(Clause::Clusters));
     }
     if clause == "index64" {
         return Ok(Some(Clause::Index64));
@@ -287,18 +318,12 @@ fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, Strin
 /// The invariants every contract gets without writing them: unused grid and block axes are 1,
 /// and (unless `index64`) 32-bit indices cannot overflow: `threads + len(b) <= 2^31` for every
 /// buffer `b`, so that the largest thread index and an index one grid stride past the last
-/// element both fit in an `int`.
+/// element both fit in an `int`. With `clusters`, the clusters' shape is sound: see the
+/// module's documentation.
 pub fn implicit(kernel: &Kernel, clauses: &[Clause]) -> Vec<Clause> {
     let mut shapes = Vec::new();
     for c in clauses {
-        match c {
-            Clause::Derive { value, .. } => value.shapes(&mut shapes),
-            Clause::Check { left, right, .. } => {
-                left.shapes(&mut shapes);
-                right.shapes(&mut shapes);
-            }
-            _ => {}
-        }
+        c.shapes(&mut shapes);
     }
     let named = |s: &str| shapes.iter().any(|n| n == s);
     let mut out = Vec::new();
@@ -314,6 +339,9 @@ pub fn implicit(kernel: &Kernel, clauses: &[Clause]) -> Vec<Clause> {
                 });
             }
         }
+    }
+    if clauses.contains(&Clause::Clusters) {
+        out.extend(cluster_shape(&named));
     }
     if !clauses.contains(&Clause::Index64) {
         let threads = || Box::new(Expr::Shape("threads".into()));
@@ -345,12 +373,72 @@ pub fn implicit(kernel: &Kernel, clauses: &[Clause]) -> Vec<Clause> {
     out
 }
 
+/// What a clustered launch needs of its shape: each cluster axis at least 1 (`y` and `z` exactly
+/// 1 unless a clause names them), the grid whole clusters along every axis, and at most 16
+/// blocks per cluster, the most the driver takes even with non-portable sizes allowed.
+fn cluster_shape(named: &dyn Fn(&str) -> bool) -> Vec<Clause> {
+    let shape = |s: &str| Box::new(Expr::Shape(s.into()));
+    let check = |left: Expr, op, right, text: String| Clause::Check {
+        left,
+        op,
+        right: Expr::Number(right),
+        text,
+    };
+    let mut out = Vec::new();
+    for axis in ["x", "y", "z"] {
+        let term = format!("cluster.{axis}");
+        out.push(match axis == "x" || named(&term) {
+            true => check(*shape(&term), ">=", 1, format!("{term} >= 1 (clusters)")),
+            false => check(
+                *shape(&term),
+                "==",
+                1,
+                format!("{term} = 1 (no clause names the cluster's {axis} axis)"),
+            ),
+        });
+    }
+    for axis in ["x", "y", "z"] {
+        let (grid, cluster) = (format!("grid.{axis}"), format!("cluster.{axis}"));
+        out.push(check(
+            Expr::Remainder(shape(&grid), shape(&cluster)),
+            "==",
+            0,
+            format!("{grid} % {cluster} = 0 (whole clusters)"),
+        ));
+    }
+    out.push(check(
+        *shape("cluster"),
+        "<=",
+        16,
+        "cluster <= 16 (the largest cluster)".into(),
+    ));
+    out
+}
+
+impl Clause {
+    /// Every shape term the clause names.
+    fn shapes(&self, out: &mut Vec<String>) {
+        match self {
+            Clause::Derive { value, .. } => value.shapes(out),
+            Clause::Check { left, right, .. } => {
+                left.shapes(out);
+                right.shapes(out);
+            }
+            _ => {}
+        }
+    }
+}
+
 impl Expr {
     /// Every shape term (`block.x`, `threads`...) in the expression.
     fn shapes(&self, out: &mut Vec<String>) {
         match self {
             Expr::Shape(s) => out.push(s.clone()),
-            Expr::Sum(a, b) | Expr::Product(a, b) | Expr::Quotient(a, b) => {
+            Expr::Sum(a, b)
+            | Expr::Difference(a, b)
+            | Expr::Product(a, b)
+            | Expr::Quotient(a, b)
+            | Expr::Remainder(a, b) => {
                 a.shapes(out);
                 b.shapes(out);
             }
@@ -359,7 +447,7 @@ impl Expr {
     }
 }
 
-const SHAPES: [&str; 13] = [
+const SHAPES: [&str; 17] = [
     "block",
     "block.x",
     "block.y",
@@ -373,6 +461,10 @@ const SHAPES: [&str; 13] = [
     "threads.y",
     "threads.z",
     "shared",
+    "cluster",
+    "cluster.x",
+    "cluster.y",
+    "cluster.z",
 ];
 
 fn expression(text: &str, kernel: &Kernel) -> Result<Expr, String> {
@@ -402,7 +494,7 @@ fn tokens(text: &str) -> Result<Vec<String>, String> {
                 }
             }
             out.push(word);
-        } else if "()*+/".contains(c) {
+        } else if "()*+-/%".contains(c) {
             out.push(c.to_string());
             chars.next();
         } else {
@@ -414,22 +506,26 @@ fn tokens(text: &str) -> Result<Vec<String>, String> {
 
 fn sum(t: &[String], at: &mut usize, k: &Kernel) -> Result<Expr, String> {
     let mut e = product(t, at, k)?;
-    while t.get(*at).is_some_and(|s| s == "+") {
+    while let Some(op) = t.get(*at).filter(|s| *s == "+" || *s == "-") {
         *at += 1;
-        e = Expr::Sum(Box::new(e), Box::new(product(t, at, k)?));
+        let next = Box::new(product(t, at, k)?);
+        e = match op.as_str() {
+            "+" => Expr::Sum(Box::new(e), next),
+            _ => Expr::Difference(Box::new(e), next),
+        };
     }
     Ok(e)
 }
 
 fn product(t: &[String], at: &mut usize, k: &Kernel) -> Result<Expr, String> {
     let mut e = factor(t, at, k)?;
-    while let Some(op) = t.get(*at).filter(|s| *s == "*" || *s == "/") {
+    while let Some(op) = t.get(*at).filter(|s| ["*", "/", "%"].contains(&s.as_str())) {
         *at += 1;
         let next = Box::new(factor(t, at, k)?);
-        e = if op == "*" {
-            Expr::Product(Box::new(e), next)
-        } else {
-            Expr::Quotient(Box::new(e), next)
+        e = match op.as_str() {
+            "*" => Expr::Product(Box::new(e), next),
+            "/" => Expr::Quotient(Box::new(e), next),
+            _ => Expr::Remainder(Box::new(e), next),
         };
     }
     Ok(e)
@@ -483,16 +579,23 @@ fn factor(t: &[String], at: &mut usize, k: &Kernel) -> Result<Expr, String> {
 }
 
 /// Rust for the value of `e`, a `u128`, inside a contract check whose buffers are
-/// `course::launch::Span`s; `?` where a scalar parameter could be negative.
+/// `course::launch::Span`s and whose launch shape is `config` (a `&LaunchConfig`, or a
+/// `&ClusterConfig`); `?` where a scalar parameter could be negative.
 pub fn rust(e: &Expr) -> String {
     match e {
         Expr::Number(n) => format!("{n}u128"),
         Expr::Param(p) => format!("::course::launch::count(name, {p:?}, {p}_)?"),
         Expr::Len(b) => format!("({b}_.len as u128)"),
-        Expr::Shape(s) => format!("::course::launch::shape(&config, {s:?})"),
+        Expr::Shape(s) => format!("::course::launch::shape(config, {s:?})"),
         Expr::Sum(a, b) => format!("({} + {})", rust(a), rust(b)),
+        Expr::Difference(a, b) => format!(
+            "::course::launch::difference(name, {}, {})?",
+            rust(a),
+            rust(b)
+        ),
         Expr::Product(a, b) => format!("({} * {})", rust(a), rust(b)),
         Expr::Quotient(a, b) => format!("({} / {}.max(1))", rust(a), rust(b)),
+        Expr::Remainder(a, b) => format!("({} % {}.max(1))", rust(a), rust(b)),
     }
 }
 
@@ -592,6 +695,58 @@ mod tests {
         assert!(!two_d.iter().any(|t| t.starts_with("block.z")));
         let wide = texts("n = len(xs); index64");
         assert!(!wide.iter().any(|t| t.contains("32-bit")), "{wide:?}");
+    }
+
+    /// `clusters` brings the clusters' invariants; a cluster term without it is an error.
+    #[test]
+    fn clusters_get_their_invariants_and_only_they_name_a_cluster() {
+        let texts = |contract: &str| -> Vec<String> {
+            parse(contract, &adder())
+                .unwrap()
+                .into_iter()
+                .filter_map(|c| match c {
+                    Clause::Check { text, .. } => Some(text),
+                    _ => None,
+                })
+                .collect()
+        };
+        let clustered = texts("clusters; n = len(xs); threads >= n");
+        for clause in [
+            "cluster.x >= 1 (clusters)",
+            "cluster.y = 1 (no clause names the cluster's y axis)",
+            "cluster.z = 1 (no clause names the cluster's z axis)",
+            "grid.x % cluster.x = 0 (whole clusters)",
+            "grid.y % cluster.y = 0 (whole clusters)",
+            "grid.z % cluster.z = 0 (whole clusters)",
+            "cluster <= 16 (the largest cluster)",
+        ] {
+            assert!(
+                clustered.iter().any(|t| t == clause),
+                "no {clause}: {clustered:?}"
+            );
+        }
+        let two_d = texts("clusters; n = len(xs); cluster.y <= 2");
+        assert!(
+            two_d.iter().any(|t| t == "cluster.y >= 1 (clusters)"),
+            "{two_d:?}"
+        );
+        assert!(!texts("n = len(xs)").iter().any(|t| t.contains("cluster")));
+        let e = parse("n = len(xs); shared >= 4 * cluster.x", &adder()).unwrap_err();
+        assert_eq!(
+            e,
+            "`cluster.x` is the shape of a cluster, but the contract does not say `clusters`"
+        );
+        let both = parse("clusters; cooperative; n = len(xs)", &adder()).unwrap_err();
+        assert!(both.contains("not both"), "{both}");
+        assert_eq!(
+            parse("n = len(xs); n % 4 <= 0", &adder()).unwrap()[1],
+            Clause::Check {
+                left: Expr::Remainder(Box::new(Expr::Param("n".into())), Box::new(Expr::Number(4))),
+                op: "<=",
+                right: Expr::Number(0),
+                text: "n % 4 <= 0".into(),
+            }
+        );
     }
 
     #[test]

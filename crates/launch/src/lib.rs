@@ -14,7 +14,12 @@
 //! (`course::launch::Out<T>`), a scalar its exact Rust type. A wrong count or type, a read-only
 //! buffer passed where the kernel writes, a host slice, or one buffer passed as both input and
 //! output is a compile error. The expansion includes the file with `include_str!`, so editing
-//! a kernel rebuilds the programs that use it, and only those.
+//! a kernel rebuilds the programs that use it, and only those. A name with a `/`
+//! (`kernels!("tests/contracts/clusters.cu")`) is a file of the crate that expands the macro,
+//! relative to its directory: a test's own kernel, which no program of the course uses.
+//!
+//! A kernel whose contract says `clusters` gets a launcher that takes a
+//! `course::launch::ClusterConfig` and launches through `course::launch::launch_clustered`.
 
 mod contract;
 mod cpp;
@@ -84,25 +89,35 @@ fn file_name(input: &TokenStream) -> Result<String, String> {
         .strip_prefix('"')
         .and_then(|t| t.strip_suffix('"'))
         .ok_or_else(|| format!("kernels! takes the name of a file of kernels/, such as \"ch03-streams.cu\", not `{text}`"))?;
-    if name.contains(['/', '\\']) || !name.ends_with(".cu") {
+    let outside = name.starts_with('/') || name.split('/').any(|part| part == "..");
+    if name.contains('\\') || outside || !name.ends_with(".cu") {
         return Err(format!(
-            "`{name}` is not the name of a .cu file in kernels/"
+            "`{name}` is not the name of a .cu file in kernels/, nor a path to one inside the crate"
         ));
     }
     Ok(name.to_string())
 }
 
+/// The launchers of `file`: a file of `kernels/`, or, a path with a `/`, a file of the crate
+/// that expands the macro, relative to its `Cargo.toml` (a test's own kernels).
 fn generate(file: &str) -> Result<String, String> {
-    let path = format!("{KERNELS_DIR}/{file}");
-    let source =
-        std::fs::read_to_string(&path).map_err(|e| format!("cannot read kernels/{file}: {e}"))?;
-    generate_from(file, &path, &source)
+    let (shown, path) = match file.contains('/') {
+        false => (format!("kernels/{file}"), format!("{KERNELS_DIR}/{file}")),
+        true => {
+            let dir = std::env::var("CARGO_MANIFEST_DIR")
+                .map_err(|_| format!("`{file}`: no crate directory to find it in"))?;
+            (file.to_string(), format!("{dir}/{file}"))
+        }
+    };
+    let source = std::fs::read_to_string(&path).map_err(|e| format!("cannot read {shown}: {e}"))?;
+    generate_from(&shown, &path, &source)
 }
 
-/// The launchers of `source`, the text of kernels/`file`, found at `path`.
+/// The launchers of `source`, the text of `file` (`kernels/NAME.cu`, as messages name it), found
+/// at `path`.
 fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String> {
-    let kernels = signature::kernels(source).map_err(|e| format!("kernels/{file}: {e}"))?;
-    let written = contract::written(source).map_err(|e| format!("kernels/{file}: {e}"))?;
+    let kernels = signature::kernels(source).map_err(|e| format!("{file}: {e}"))?;
+    let written = contract::written(source).map_err(|e| format!("{file}: {e}"))?;
     for w in &written {
         let prefix = w.pattern.trim_end_matches('*');
         let exact = !w.pattern.ends_with('*');
@@ -114,7 +129,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
             }
         }) {
             return Err(format!(
-                "kernels/{file}: `// launch {}:` names no kernel of the file",
+                "{file}: `// launch {}:` names no kernel of the file",
                 w.pattern
             ));
         }
@@ -127,7 +142,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         let clauses = contract::for_kernel(&written, &k.name)
             .map(|text| cpp::expand_with_macros_of(source, &text))
             .transpose()
-            .map_err(|e| format!("kernels/{file}: {e}"))?;
+            .map_err(|e| format!("{file}: {e}"))?;
         let key = format!(
             "{}|{}",
             c_signature_params(k),
@@ -152,7 +167,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         let clauses = match &contracts[at] {
             Some(text) => Some(
                 contract::parse(text, first)
-                    .map_err(|e| format!("kernels/{file}, the contract of {}: {e}", first.name))?,
+                    .map_err(|e| format!("{file}, the contract of {}: {e}", first.name))?,
             ),
             None => None,
         };
@@ -162,7 +177,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
             );
             if clauses.is_some() && k.body.contains("extern __shared__") && !says_shared {
                 return Err(format!(
-                    "kernels/{file}: {} uses `extern __shared__` but its contract has no \
+                    "{file}: {} uses `extern __shared__` but its contract has no \
                      `shared >= ...` clause",
                     k.name
                 ));
@@ -177,7 +192,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
         ));
         for k in members {
             fields.push_str(&format!(
-                "    /// `{}` of `kernels/{file}`.\n    pub {}: {ty},\n",
+                "    /// `{}` of `{file}`.\n    pub {}: {ty},\n",
                 k.name, k.name
             ));
             loads.push_str(&format!(
@@ -268,7 +283,7 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
          /// makes it `unsafe`.\n\
          #[allow(dead_code)]\n\
          pub const SAFE: &[bool] = &[{safe}];\n\
-         /// The entry points of `kernels/{file}`, found in a module compiled from it.\n\
+         /// The entry points of `{file}`, found in a module compiled from it.\n\
          #[allow(non_snake_case, dead_code)]\n\
          pub struct Kernels {{\n{fields}}}\n\
          #[allow(non_snake_case, dead_code)]\n\
@@ -350,6 +365,10 @@ fn launcher_type(
     let mut check_params = Vec::new();
     let mut check_args = Vec::new();
     let mut contexts = Vec::new();
+    // A clustered launch's arguments: each buffer's device pointer and the guard that records
+    // its event after the launch, then the address of every argument, in order.
+    let mut pointers = Vec::new();
+    let mut addresses = Vec::new();
     for (i, p) in k.params.iter().enumerate() {
         let name = format!("{}_", p.name); // never a Rust keyword (`ref`, `type`, `in`...)
         let element = match rust_vector(&p.c_type) {
@@ -376,6 +395,11 @@ fn launcher_type(
                 pushes.push(format!(
                     "::course::launch::{trait_}::{push}({name}, &mut args);"
                 ));
+                pointers.push(format!(
+                    "let {name} = ::course::launch::{trait_}::device_ptr_{}({name}, stream);",
+                    if access == Access::Read { "in" } else { "out" }
+                ));
+                addresses.push(format!("::course::launch::param(&{name}.0)"));
                 check_params.push(format!("{name}: ::course::launch::Span"));
                 let needs_address = clauses
                     .iter()
@@ -399,10 +423,16 @@ fn launcher_type(
                     check_args.push(name.clone());
                 }
                 pushes.push(format!("args.arg(&{name});"));
+                addresses.push(format!("::course::launch::param(&{name})"));
             }
         }
     }
     let cooperative = clauses.contains(&Clause::Cooperative);
+    let clustered = clauses.contains(&Clause::Clusters);
+    let config_ty = match clustered {
+        true => "::course::launch::ClusterConfig",
+        false => "::cudarc::driver::LaunchConfig",
+    };
     let mut checks = Vec::new();
     let mut derived_types = Vec::new();
     let mut zeroed = Vec::new();
@@ -418,7 +448,7 @@ fn launcher_type(
                     contract::rust(value)
                 ));
             }
-            Clause::Cooperative | Clause::Index64 => {}
+            Clause::Cooperative | Clause::Clusters | Clause::Index64 => {}
             Clause::Check {
                 left,
                 op,
@@ -460,7 +490,7 @@ fn launcher_type(
             "",
             format!(
                 "    /// Launches the kernel on `stream` after checking its contract, as\n\
-                 /// `kernels/{file}` states it: `{text}`, and the invariants every launch\n\
+                 /// `{file}` states it: `{text}`, and the invariants every launch\n\
                  /// gets (see [`Self::contract`]); a launch that breaks one is refused with\n\
                  /// [`::course::launch::LaunchError::Broken`]. A block larger than the kernel's\n\
                  /// `__launch_bounds__`, or more dynamic shared memory than its limit, the driver\n\
@@ -473,7 +503,7 @@ fn launcher_type(
             "unsafe ",
             format!(
                 "    /// Launches the kernel on `stream` after checking its contract, as\n\
-                 /// `kernels/{file}` states it: `{text}`.\n\
+                 /// `{file}` states it: `{text}`.\n\
                  ///\n\
                  /// # Safety\n\
                  /// The contract is checked, but where the kernel writes also depends on what\n\
@@ -497,14 +527,15 @@ fn launcher_type(
     };
     let contract_fn = match written {
         Some(text) => format!(
-            "    /// The contract of `kernels/{file}` alone, on the launch's shape, the buffers'\n\
+            "    /// The contract of `{file}` alone, on the launch's shape, the buffers'\n\
              /// lengths and addresses and the scalar arguments, without a GPU: `{text}`, then the\n\
              /// invariants every launch gets (unused axes 1; 32-bit indices that cannot\n\
-             /// overflow, unless `index64`). It returns the derived scalars, or the clause a\n\
-             /// launch breaks; `launch` calls it first.\n\
+             /// overflow, unless `index64`; whole clusters of at most 16 blocks, with\n\
+             /// `clusters`). It returns the derived scalars, or the clause a launch breaks;\n\
+             /// `launch` calls it first.\n\
              pub fn contract(\n\
                  name: &'static str,\n\
-                 config: &::cudarc::driver::LaunchConfig,\n\
+                 config: &{config_ty},\n\
                  {check_params}\n\
              ) -> ::std::result::Result<({derived_tys}), ::course::launch::LaunchError> {{\n\
                  {checks}\n\
@@ -532,8 +563,42 @@ fn launcher_type(
         ),
         None => contexts.join("\n"),
     };
+    let call = match clustered {
+        false => format!(
+            "use ::cudarc::driver::PushKernelArg as _;\n\
+             let mut args = stream.launch_builder(&self.function);\n\
+             {pushes}\n\
+             {safety}\n\
+             unsafe {{ args.{launch}(config) }}.map(|_| ()).map_err(Into::into)",
+            launch = if cooperative {
+                "launch_cooperative"
+            } else {
+                "launch"
+            },
+            pushes = pushes.join("\n"),
+        ),
+        // The buffers' guards live until the function returns, after the launch, as cudarc's
+        // own launch records the buffers' events after it.
+        true => format!(
+            "{pointers}\n\
+             let params = ::std::vec![{addresses}];\n\
+             {safety}\n\
+             unsafe {{ ::course::launch::launch_clustered(&self.function, stream, &config, params) }}",
+            pointers = pointers.join("\n"),
+            addresses = addresses.join(", "),
+        ),
+    };
+    let cluster_doc = match clustered {
+        true => {
+            "/// Its blocks run in thread-block clusters of `config.cluster_dim` (compute capability\n\
+                 /// 9.0); the driver refuses a cluster of more than 8 blocks unless\n\
+                 /// [`::course::launch::allow_non_portable_clusters`] allowed it.\n"
+        }
+        false => "",
+    };
     format!(
-        "/// The launcher of {names} of `kernels/{file}`: `{sig}`.\n\
+        "/// The launcher of {names} of `{file}`: `{sig}`.\n\
+         {cluster_doc}\
          #[allow(non_camel_case_types, dead_code)]\n\
          pub struct {ty} {{\n\
              /// The entry point, for what the launcher does not do (occupancy, attributes).\n\
@@ -551,15 +616,11 @@ fn launcher_type(
              pub {unsafety}fn launch<'a{generics}>(\n\
                  &'a self,\n\
                  stream: &'a ::cudarc::driver::CudaStream,\n\
-                 config: ::cudarc::driver::LaunchConfig,\n\
+                 config: {config_ty},\n\
                  {params}\n\
              ) -> ::std::result::Result<(), ::course::launch::LaunchError> {{\n\
-                 use ::cudarc::driver::PushKernelArg as _;\n\
                  {run_contract}\n\
-                 let mut args = stream.launch_builder(&self.function);\n\
-                 {pushes}\n\
-                 {safety}\n\
-                 unsafe {{ args.{launch}(config) }}.map(|_| ()).map_err(Into::into)\n\
+                 {call}\n\
              }}\n\
          }}\n\
          impl ::course::launch::Launcher for {ty} {{\n\
@@ -567,13 +628,7 @@ fn launcher_type(
          }}\n",
         names = names.join(", "),
         sig = c_signature(k),
-        launch = if cooperative {
-            "launch_cooperative"
-        } else {
-            "launch"
-        },
         params = params.join(",\n"),
-        pushes = pushes.join("\n"),
     )
 }
 
@@ -642,6 +697,34 @@ mod tests {
             extern \"C\" __global__ void tiles(float *x, int n) { extern __shared__ float t[]; }\n";
         let e = generate_from("t.cu", "t.cu", shared).unwrap_err();
         assert!(e.contains("no `shared >= ...` clause"), "{e}");
+    }
+
+    /// A `clusters` contract: the launcher takes a `ClusterConfig`, marshals its arguments for
+    /// the runtime's clustered launch, and the contract gets the clusters' invariants.
+    #[test]
+    fn clustered_contracts_launch_through_the_cluster_marshaller() {
+        let file = "// launch bins: clusters; n = len(x); threads >= n; bins = len(counts)\n\
+            // launch bins: shared >= 4 * ((bins + cluster - 1) / cluster)\n\
+            extern \"C\" __global__ void bins(const unsigned *x, unsigned *counts, int n, int bins)\n\
+            { extern __shared__ unsigned part[]; }\n";
+        let code = generate_from("t.cu", "t.cu", file).unwrap();
+        for text in [
+            "config: &::course::launch::ClusterConfig,",
+            "config: ::course::launch::ClusterConfig,",
+            "let x_ = ::course::launch::In::device_ptr_in(x_, stream);",
+            "let counts_ = ::course::launch::Out::device_ptr_out(counts_, stream);",
+            "::std::vec![::course::launch::param(&x_.0), ::course::launch::param(&counts_.0), \
+             ::course::launch::param(&n_), ::course::launch::param(&bins_)]",
+            "::course::launch::launch_clustered(&self.function, stream, &config, params)",
+            "::course::launch::shape(config, \"cluster\")",
+            "\"grid.x % cluster.x = 0 (whole clusters)\"",
+            "\"cluster <= 16 (the largest cluster)\"",
+        ] {
+            assert!(code.contains(text), "no `{text}` in {code}");
+        }
+        assert!(!code.contains("launch_builder"), "{code}");
+        let plain = generate_from("test.cu", "test.cu", FILE).unwrap();
+        assert!(!plain.contains("ClusterConfig") && !plain.contains("launch_clustered"));
     }
 
     #[test]

@@ -14,6 +14,9 @@
 //! The draws come from a fixed seed, printed; `COURSE_PROPTEST_SEED=N` draws others. A failing
 //! launch is shrunk to a small one, which belongs in `refused.rs` as a plain test once the contract
 //! refuses it; the findings of issue 34 are there too.
+//!
+//! `clusters.rs` tests the launchers of clustered kernels (`clusters` contracts) on a test's own
+//! kernel: their contract accepts exactly the launches whose clauses all hold.
 
 mod ch03;
 mod ch04;
@@ -21,6 +24,7 @@ mod ch05;
 mod ch06;
 mod ch07;
 mod ch08;
+mod clusters;
 mod model;
 mod refused;
 

@@ -269,12 +269,10 @@ pub fn leaves_its_buffers(model: &Model, l: &Launch, derived: &[i64]) -> Option<
         .map(|(what, v, limit)| format!("`{what}` reaches {v}, past {limit}"))
 }
 
-pub fn prove(model: Model) {
+/// A runner of [`CASES`] draws from [`seed`], announced for `what`.
+pub fn runner(what: &str) -> TestRunner {
     let seed = seed();
-    println!(
-        "{}: {CASES} launches from seed {seed} (COURSE_PROPTEST_SEED=N draws others)",
-        model.kernels
-    );
+    println!("{what}: {CASES} launches from seed {seed} (COURSE_PROPTEST_SEED=N draws others)");
     let config = Config {
         cases: CASES,
         failure_persistence: None,
@@ -285,8 +283,11 @@ pub fn prove(model: Model) {
     for (i, b) in bytes.iter_mut().enumerate() {
         *b = (seed >> (8 * (i % 8))) as u8 ^ (i as u8);
     }
-    let mut runner =
-        TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes));
+    TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &bytes))
+}
+
+pub fn prove(model: Model) {
+    let mut runner = runner(model.kernels);
     let accepted = Cell::new(0u32);
     let result = runner.run(&(model.draw)(), |l| {
         if !l.driver_accepts() {
