@@ -1,5 +1,6 @@
 //! The models of chapter 6: warps and synchronisation's kernels.
 
+use super::clusters::cluster_axis;
 use super::launchers::*;
 use super::model::*;
 use proptest::prelude::*;
@@ -771,6 +772,373 @@ pub fn vote_demo() -> Model {
     }
 }
 
+pub fn hist_block() -> Model {
+    Model {
+        kernels: "hist_block, hist_warp, hist_lane, hist_match",
+        buffers: &["bytes", "bins"],
+        mirrors: &[
+            ("ch06-skewed-histogram.cu", "count_bytes"),
+            ("ch06-skewed-histogram.cu", "hist_block"),
+            ("ch06-skewed-histogram.cu", "hist_warp"),
+            ("ch06-skewed-histogram.cu", "hist_lane"),
+            ("ch06-skewed-histogram.cu", "hist_match"),
+        ],
+        hash: 0x53bf55d405b42ebc,
+        // `bytes` at any byte offset, not only the usual views': the kernels find the 16-byte
+        // boundary themselves.
+        draw: || {
+            (one_d(256, 16, |n| vec![n, 256], |_| vec![]), 0u64..32)
+                .prop_map(|(mut l, at)| {
+                    l.offsets[0] = at;
+                    l
+                })
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_skewed_histogram::HistBlock::contract(
+                "hist_block",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // count_bytes: `head` bytes up to the first 16-byte boundary of the address, then
+            // `pieces` uint4s from there (wide[p] for p < pieces only, whoever loads it), then
+            // the tail; block 0's threads below 32 read the head and tail, lane < rest a byte
+            // each: bytes[lane] in the head, bytes[done + lane - head] past it. Its 64-bit
+            // indices (first, threads, base, done) cannot overflow.
+            let n = d[0].max(0) as u64;
+            let address = l.span(0).address;
+            let head = n.min((16 - address % 16) % 16);
+            let pieces = (n - head) / 16;
+            let done = head + pieces * 16;
+            let rest = head + (n - done);
+            let warp0 = u64::from(l.block[0]).min(32);
+            let lanes = rest.min(warp0);
+            let tail = if lanes > head {
+                done + lanes - head
+            } else {
+                lanes
+            };
+            let wide = if pieces > 0 { done } else { 0 };
+            let b = i128::from(l.block[0]);
+            Reach {
+                // Every kernel merges bin threadIdx.x into bins[threadIdx.x] (`merge`, between
+                // the anchors).
+                extents: vec![wide.max(tail), u64::from(l.block[0])],
+                // `bytes` is loaded 16 bytes at a time, but from bytes + head, aligned by
+                // construction whatever the buffer's address: not `true`, which would have the
+                // framework check the buffer's own start; the first index below checks it.
+                vectors: vec![false, false],
+                ints: vec![
+                    (
+                        "(bytes + head) % 16, where the uint4 loads start",
+                        if pieces > 0 {
+                            i128::from((address + head) % 16)
+                        } else {
+                            0
+                        },
+                        0,
+                    ),
+                    (
+                        "rest = head + (n - done), a byte a lane of warp 0",
+                        i128::from(rest),
+                        i128::from(warp0),
+                    ),
+                    (
+                        "threadIdx.x, in local[BINS] (hist_lane: local[BINS][32])",
+                        b - 1,
+                        255,
+                    ),
+                    (
+                        "threadIdx.x / 32, in hist_warp's local[WARPS]",
+                        (b - 1) / 32,
+                        7,
+                    ),
+                ],
+            }
+        },
+    }
+}
+
+pub fn warp_sum_synced() -> Model {
+    Model {
+        kernels: "warp_sum_synced, warp_sum_unsynced",
+        buffers: &["x", "sums"],
+        mirrors: &[("ch06-warp-sync.cu", "warp_sum")],
+        hash: 0xd3c049788703ab83,
+        draw: || one_d(256, 1, |n| vec![n, ceil(n, 32)], |_| vec![]),
+        contract: |l| {
+            derived(ch06_warp_sync::WarpSumSynced::contract(
+                "warp_sum_synced",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // x[i] for i < n; sums[i / 32] from lane 0 (threadIdx.x % 32 == 0) for i < n: the
+            // last such i is the lane 0 of the warp of the last thread below n. A warp's row of
+            // s is 32 + 16 wide, and lane + half <= 31 + 16.
+            let mut reach = one_per_thread(l, d[0], 1);
+            let b = u64::from(l.block[0]);
+            reach.extents.push(match reach.extents[0] {
+                0 => 0,
+                m => {
+                    let last = m - 1;
+                    (last - last % b % 32) / 32 + 1
+                }
+            });
+            reach.vectors.push(false);
+            reach.ints.push((
+                "threadIdx.x / 32, in s[THREADS / 32]",
+                (i128::from(l.block[0]) - 1) / 32,
+                7,
+            ));
+            reach
+        },
+    }
+}
+
+/// A number of bins: a few, the chapter's 2^16 and 2^17, none, or any size.
+fn bins() -> BoxedStrategy<u64> {
+    prop_oneof![
+        4 => 1u64..=4096,
+        1 => Just(1u64 << 16),
+        1 => Just(1u64 << 17),
+        1 => Just(0u64),
+        1 => size(),
+    ]
+    .boxed()
+}
+
+/// Dynamic shared memory: mostly the `needed` bytes, else one less or anything.
+fn shared_near(needed: u64) -> BoxedStrategy<u32> {
+    let needed = needed.min(u64::from(u32::MAX)) as u32;
+    prop_oneof![
+        6 => Just(needed),
+        1 => Just(needed.saturating_sub(1)),
+        1 => 0u32..=100_000,
+    ]
+    .boxed()
+}
+
+/// `n` values into `bins` bins, in blocks of 256, one value a thread.
+fn histogram_launch(n: u64, bins: u64, ranges: u64) -> BoxedStrategy<Launch> {
+    around(
+        [ceil(n, 256), ranges, 1],
+        [256, 1, 1],
+        vec![n, bins],
+        vec![bins as i64],
+    )
+}
+
+/// The reach of a 64-bit grid-stride loop over values[0, n) that counts each value v < bins in
+/// counts[v]: all of `values`, and any bin below `bins` (the first scalar argument).
+fn values_into_bins(l: &Launch, n: i64) -> Vec<u64> {
+    let (values, _) = grid_stride(l.tx(), n);
+    vec![values, l.args[0] as u64]
+}
+
+pub fn hist_global_bins() -> Model {
+    Model {
+        kernels: "hist_global_bins",
+        buffers: &["values", "counts"],
+        mirrors: &[("ch06-cluster-histogram.cu", "hist_global_bins")],
+        hash: 0x12d13b02aaf8c11c,
+        draw: || {
+            (size(), bins())
+                .prop_flat_map(|(n, bins)| histogram_launch(n, bins, 1))
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_cluster_histogram::HistGlobalBins::contract(
+                "hist_global_bins",
+                &l.config(),
+                l.span(0),
+                l.arg(0)?,
+                l.span(1),
+            ))
+        },
+        reach: |l, d| Reach {
+            extents: values_into_bins(l, d[0]),
+            vectors: vec![false; 2],
+            ints: vec![],
+        },
+    }
+}
+
+pub fn hist_bin_ranges() -> Model {
+    Model {
+        kernels: "hist_bin_ranges",
+        buffers: &["values", "counts"],
+        mirrors: &[("ch06-cluster-histogram.cu", "hist_bin_ranges")],
+        hash: 0xf07d1d4a6c2c9dfd,
+        draw: || {
+            let ranges = prop_oneof![4 => 1u64..=8, 1 => Just(65535u64), 1 => size()];
+            (size(), bins(), ranges)
+                .prop_flat_map(|(n, bins, ranges)| {
+                    let needed = 4 * ceil(bins, ranges.max(1));
+                    (histogram_launch(n, bins, ranges), shared_near(needed)).prop_map(
+                        |(mut l, shared)| {
+                            l.shared = shared;
+                            l
+                        },
+                    )
+                })
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_cluster_histogram::HistBinRanges::contract(
+                "hist_bin_ranges",
+                &l.config(),
+                l.span(0),
+                l.arg(0)?,
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // Block (x, y) holds bins [first, first + size) from first = y * size, size cut to
+            // the bins left (0 past them), in local[size], the dynamic shared memory: its reach
+            // is checked as the bytes the largest range takes against `shared`. It merges
+            // local[b] into counts[first + b] for b < size (`merge_range`, between the anchors).
+            let bins = l.args[0] as u64;
+            let ranges = u64::from(l.grid[1]);
+            let size = (bins + ranges - 1) / ranges;
+            let b = u64::from(l.block[0]);
+            let mut ints = vec![
+                (
+                    "bins + gridDim.y - 1 (unsigned)",
+                    i128::from(bins + ranges - 1),
+                    UINT_MAX,
+                ),
+                (
+                    "first = blockIdx.y * size (unsigned)",
+                    i128::from((ranges - 1) * size),
+                    UINT_MAX,
+                ),
+                (
+                    "4 * size, the bytes of local[] (against `shared`)",
+                    i128::from(4 * size.min(bins)),
+                    i128::from(l.shared),
+                ),
+            ];
+            if size > 0 {
+                ints.push((
+                    "b += blockDim.x (unsigned)",
+                    i128::from(size - 1 + b),
+                    UINT_MAX,
+                ));
+            }
+            let mut extents = values_into_bins(l, d[0]);
+            extents[1] = match size {
+                0 => 0,
+                size => {
+                    let last_range = (ranges - 1).min((bins - 1) / size);
+                    ((last_range + 1) * size).min(bins)
+                }
+            };
+            Reach {
+                extents,
+                vectors: vec![false; 2],
+                ints,
+            }
+        },
+    }
+}
+
+pub fn hist_cluster() -> Model {
+    Model {
+        kernels: "hist_cluster",
+        buffers: &["values", "counts"],
+        mirrors: &[
+            ("ch06-cluster-histogram.cu", "cluster_add"),
+            ("ch06-cluster-histogram.cu", "hist_cluster"),
+        ],
+        hash: 0x77fac225d33b5f65,
+        // Clusters of about 2 blocks, the grid mostly rounded up to whole clusters.
+        draw: || {
+            let cluster = (cluster_axis(2), cluster_axis(1), cluster_axis(1));
+            (size(), bins(), cluster)
+                .prop_flat_map(|(n, bins, (cx, cy, cz))| {
+                    let needed = 4 * ceil(bins, u64::from(cx * cy * cz).max(1));
+                    let whole = prop::bool::weighted(0.8);
+                    (histogram_launch(n, bins, 1), shared_near(needed), whole).prop_map(
+                        move |(mut l, shared, whole)| {
+                            l.shared = shared;
+                            l.cluster = [cx, cy, cz];
+                            if whole && cx > 0 {
+                                let g = ceil(u64::from(l.grid[0]), u64::from(cx)) * u64::from(cx);
+                                l.grid[0] = g.min(u64::from(u32::MAX)) as u32;
+                            }
+                            l
+                        },
+                    )
+                })
+                .boxed()
+        },
+        contract: |l| {
+            derived(ch06_cluster_histogram::HistCluster::contract(
+                "hist_cluster",
+                &l.clustered(),
+                l.span(0),
+                l.arg(0)?,
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            // The cluster's c blocks hold `size` bins each, block rank r from r * size on, in
+            // local[size], the dynamic shared memory, which every block clears whole: its reach
+            // is checked as those bytes against `shared`. A value v < bins is counted in
+            // local[v % size] of rank v / size; rank r merges local[b] into counts[first + b]
+            // for b below the bins left (`merge_range`, between the anchors).
+            let bins = l.args[0] as u64;
+            let c: u64 = l.cluster.iter().map(|&a| u64::from(a)).product();
+            let size = (bins + c - 1) / c;
+            let b = u64::from(l.block[0]);
+            let mut ints = vec![
+                (
+                    "bins + cluster.num_blocks() - 1 (unsigned)",
+                    i128::from(bins + c - 1),
+                    UINT_MAX,
+                ),
+                (
+                    "first = cluster.block_rank() * size (unsigned)",
+                    i128::from((c - 1) * size),
+                    UINT_MAX,
+                ),
+                (
+                    "4 * size, the bytes of local[] (against `shared`)",
+                    i128::from(4 * size),
+                    i128::from(l.shared),
+                ),
+            ];
+            if size > 0 {
+                ints.push((
+                    "b += blockDim.x (unsigned)",
+                    i128::from(size - 1 + b),
+                    UINT_MAX,
+                ));
+            }
+            if bins > 0 {
+                ints.push((
+                    "v / size, the rank whose local[] counts v",
+                    i128::from((bins - 1) / size),
+                    i128::from(c) - 1,
+                ));
+            }
+            let mut extents = values_into_bins(l, d[0]);
+            extents[1] = (c * size).min(bins);
+            Reach {
+                extents,
+                vectors: vec![false; 2],
+                ints,
+            }
+        },
+    }
+}
+
 /// Every model of the chapter.
 pub fn models() -> Vec<Model> {
     vec![
@@ -796,6 +1164,11 @@ pub fn models() -> Vec<Model> {
         warp_sum_down_i32(),
         warp_sum_down_f32(),
         vote_demo(),
+        hist_block(),
+        warp_sum_synced(),
+        hist_global_bins(),
+        hist_bin_ranges(),
+        hist_cluster(),
     ]
 }
 
@@ -907,6 +1280,31 @@ fn warp_sum_down_f32_stays_inside() {
 #[test]
 fn vote_demo_stays_inside() {
     prove(vote_demo());
+}
+
+#[test]
+fn hist_block_stays_inside() {
+    prove(hist_block());
+}
+
+#[test]
+fn warp_sum_synced_stays_inside() {
+    prove(warp_sum_synced());
+}
+
+#[test]
+fn hist_global_bins_stays_inside() {
+    prove(hist_global_bins());
+}
+
+#[test]
+fn hist_bin_ranges_stays_inside() {
+    prove(hist_bin_ranges());
+}
+
+#[test]
+fn hist_cluster_stays_inside() {
+    prove(hist_cluster());
 }
 
 // ---- launches the contracts refuse ----

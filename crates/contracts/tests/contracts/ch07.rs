@@ -72,6 +72,7 @@ pub fn dft_coarse() -> Model {
                     lens: vec![n, n],
                     offsets: vec![0, 0],
                     args: vec![],
+                    cluster: [1, 1, 1],
                 });
             prop_oneof![20 => around_n, 1 => last_chunk].boxed()
         },

@@ -33,7 +33,7 @@ impl Clustered {
 }
 
 /// A cluster axis: `usual` mostly, else a size the driver takes, or one the contract refuses.
-fn cluster_axis(usual: u32) -> BoxedStrategy<u32> {
+pub fn cluster_axis(usual: u32) -> BoxedStrategy<u32> {
     prop_oneof![
         12 => Just(usual),
         3 => prop::sample::select(vec![1u32, 2, 4, 8, 16]),

@@ -16,7 +16,10 @@
 //! refuses it; the findings of issue 34 are there too.
 //!
 //! `clusters.rs` tests the launchers of clustered kernels (`clusters` contracts) on a test's own
-//! kernel: their contract accepts exactly the launches whose clauses all hold.
+//! kernel: their contract accepts exactly the launches whose clauses all hold. A model of a
+//! clustered kernel of `kernels/` draws `Launch::cluster` and calls its contract with
+//! `Launch::clustered()`. A kernel's dynamic shared memory, which has no buffer, is checked as
+//! an index: the bytes it uses against `shared`.
 
 mod ch03;
 mod ch04;

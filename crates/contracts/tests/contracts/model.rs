@@ -3,7 +3,7 @@
 
 use std::cell::Cell;
 
-use course::launch::{LaunchError, Span};
+use course::launch::{ClusterConfig, LaunchError, Span};
 use cudarc::driver::LaunchConfig;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestCaseError, TestError, TestRng, TestRunner};
@@ -27,6 +27,9 @@ pub struct Launch {
     pub offsets: Vec<u64>,
     /// The scalar arguments the caller passes (not the derived ones), in order.
     pub args: Vec<i64>,
+    /// Blocks per cluster along x, y, z, for a `clusters` contract ([`Self::clustered`]);
+    /// `[1, 1, 1]` for any other.
+    pub cluster: [u32; 3],
 }
 
 impl Launch {
@@ -35,6 +38,15 @@ impl Launch {
             grid_dim: (self.grid[0], self.grid[1], self.grid[2]),
             block_dim: (self.block[0], self.block[1], self.block[2]),
             shared_mem_bytes: self.shared,
+        }
+    }
+
+    /// The launch as a `clusters` contract takes it.
+    pub fn clustered(&self) -> ClusterConfig {
+        let [x, y, z] = self.cluster;
+        ClusterConfig {
+            launch: self.config(),
+            cluster_dim: (x, y, z),
         }
     }
 
@@ -206,6 +218,7 @@ pub fn around(
             lens,
             offsets,
             args,
+            cluster: [1, 1, 1],
         })
         .boxed()
 }
