@@ -1,5 +1,6 @@
 // Solutions to the chapter's challenges: a float maximum that reduces in the warp before its
-// compare-and-swap loop, and an exclusive warp scan that gives each kept lane its position.
+// compare-and-swap loop, an exclusive warp scan that gives each kept lane its position, and a
+// histogram in global memory whose warps make one atomic per distinct byte.
 // check: max_per_thread has atom.global.cas.b32
 // check: max_per_thread lacks shfl.sync
 // check: max_warp_first has shfl.sync.bfly.b32
@@ -9,9 +10,13 @@
 // check: positions_two_ways has shfl.sync.up.b32
 // check: positions_two_ways has vote.sync.ballot.b32
 // check: positions_two_ways has popc.b32
+// check: hist_global_aggregated has match.any.sync.b32
+// check: hist_global_aggregated has atom.global.add.u32
+// check: hist_global_aggregated lacks atom.shared
 // check: every kernel lacks .f64
 // launch max_*: n = len(values); len(result) >= 1; len(attempts) >= 1; threads >= n
 // launch exclusive_scan_warps: n = len(in) = len(out); threads >= n
+// launch hist_global_aggregated: n = len(bytes); len(bins) >= 256; threads >= n
 // launch positions_two_ways: n = len(in) = len(by_scan) = len(by_ballot); threads >= n
 
 #define FULL_MASK 0xffffffffu
@@ -104,3 +109,19 @@ extern "C" __global__ void positions_two_ways(const float *in, int n, float thre
     }
 }
 // ANCHOR_END: positions_two_ways
+
+// ANCHOR: hist_global_aggregated
+// One thread per byte, no shared memory: the lanes holding equal bytes find each other, and the
+// lowest of them adds their number to the bin in one global atomic.
+extern "C" __global__ void hist_global_aggregated(const unsigned char *bytes, int n,
+                                                  unsigned *bins)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    int lane = threadIdx.x & 31;
+    unsigned key = i < n ? bytes[i] : 256 + lane; // past the end: a key no other lane has
+    unsigned peers = __match_any_sync(FULL_MASK, key);
+    if (i < n && lane == __ffs(peers) - 1) {
+        atomicAdd(&bins[key], __popc(peers));
+    }
+}
+// ANCHOR_END: hist_global_aggregated

@@ -110,6 +110,10 @@ fn the_skips_are_named_by_their_exit_status() {
         Some(Missing::MoreGpus)
     );
     assert_eq!(
+        Missing::from_exit_status(EXIT_NO_CLUSTERS),
+        Some(Missing::Clusters)
+    );
+    assert_eq!(
         Missing::GpuMemory.skip("x needs 4 GiB").unwrap(),
         "too little GPU memory: x needs 4 GiB"
     );
@@ -118,7 +122,12 @@ fn the_skips_are_named_by_their_exit_status() {
         assert_eq!(Missing::from_exit_status(code), None, "{code}");
     }
     // Each status is its own.
-    let codes = [EXIT_NO_GPU, EXIT_TOO_LITTLE_MEMORY, EXIT_TOO_FEW_GPUS];
+    let codes = [
+        EXIT_NO_GPU,
+        EXIT_TOO_LITTLE_MEMORY,
+        EXIT_TOO_FEW_GPUS,
+        EXIT_NO_CLUSTERS,
+    ];
     for (i, a) in codes.iter().enumerate() {
         assert!(codes[i + 1..].iter().all(|b| a != b));
         assert!(![0, EXIT_CUDA_FAILED, EXIT_BAD_ARGUMENT].contains(a));

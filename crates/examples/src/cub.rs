@@ -1,4 +1,4 @@
-//! CUB beside chapter 8's kernels: runs the reference program `cub_reference`
+//! CUB beside chapter 8's kernels and chapter 6's skewed histogram: runs the reference program `cub_reference`
 //! (`reference/cub_reference.cu`, built by `scripts/build-cub-reference.sh`) on the same inputs
 //! and reads its time. The program sits beside the running one (the GPU bundle puts it there),
 //! or where `COURSE_CUB_REFERENCE` says; without it there is no CUB time, and the caller's
@@ -52,11 +52,37 @@ fn reference_program() -> Option<PathBuf> {
 /// Time CUB's `op` (`scan`, `select` or `sort`) on `n` elements drawn from `seed`, or `None`
 /// when the reference program is absent. A reference that fails stops the program.
 pub fn time(op: &str, n: usize, seed: u64) -> Option<CubTime> {
+    run(&[op, &n.to_string(), &seed.to_string()], None)
+}
+
+/// Time CUB's 256-bin `HistogramEven` of `bytes` (sent to the reference on its standard
+/// input), or `None` when the reference program is absent.
+pub fn time_histogram(bytes: &[u8]) -> Option<CubTime> {
+    run(&["histogram", &bytes.len().to_string()], Some(bytes))
+}
+
+fn run(args: &[&str], input: Option<&[u8]>) -> Option<CubTime> {
+    use std::io::Write;
+    use std::process::Stdio;
     let program = reference_program()?;
-    let out = Command::new(&program)
-        .args([op, &n.to_string(), &seed.to_string()])
-        .output()
-        .unwrap_or_else(|e| crate::cli::fail(&format!("cannot run {}: {e}", program.display())));
+    let cannot = |e: std::io::Error| -> ! {
+        crate::cli::fail(&format!("cannot run {}: {e}", program.display()))
+    };
+    let mut child = Command::new(&program)
+        .args(args)
+        .stdin(if input.is_some() {
+            Stdio::piped()
+        } else {
+            Stdio::null()
+        })
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| cannot(e));
+    if let (Some(bytes), Some(mut stdin)) = (input, child.stdin.take()) {
+        stdin.write_all(bytes).unwrap_or_else(|e| cannot(e));
+    }
+    let out = child.wait_with_output().unwrap_or_else(|e| cannot(e));
     let text = String::from_utf8_lossy(&out.stdout);
     let field = |key: &str| {
         text.split_whitespace()
@@ -77,8 +103,9 @@ pub fn time(op: &str, n: usize, seed: u64) -> Option<CubTime> {
     };
     parsed.or_else(|| {
         crate::cli::fail(&format!(
-            "{} {op} {n} {seed} failed: {}",
+            "{} {} failed: {}",
             program.display(),
+            args.join(" "),
             String::from_utf8_lossy(&out.stderr).trim()
         ))
     })

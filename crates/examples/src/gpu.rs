@@ -13,7 +13,7 @@ pub use crate::machine::describe_gpu as describe;
 pub use crate::memory::ensure_memory;
 pub use crate::poison::alloc_poisoned;
 pub use crate::sanitizer::{problem_size, sanitizing};
-pub use protocol::{EXIT_CUDA_FAILED, EXIT_NO_GPU};
+pub use protocol::{EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU};
 
 /// Why the first GPU cannot be used.
 #[derive(Clone, Debug, PartialEq)]
@@ -158,5 +158,28 @@ mod tests {
             "the NVIDIA driver could not open GPU 0 (CUDA_ERROR_DEVICE_UNAVAILABLE): \
              CUDA-capable device(s) is/are busy or unavailable."
         );
+    }
+}
+
+/// Stop, unless the GPU launches thread-block clusters: on compute capability below 9.0 with
+/// one sentence and the skip status [`EXIT_NO_CLUSTERS`]; on 9.0 or newer, where clusters must
+/// work, a GPU that says it has none is a failure.
+pub fn require_clusters(ctx: &CudaContext) {
+    let (major, minor) = ctx.compute_capability().or_exit("read the compute capability");
+    let launches = ctx
+        .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
+        .or_exit("ask whether the GPU launches clusters");
+    match (major >= 9, launches != 0) {
+        (_, true) => {}
+        (false, false) => crate::exit::fail(
+            EXIT_NO_CLUSTERS,
+            &format!(
+                "no clusters: thread-block clusters need a GPU of compute capability 9.0 or newer, and this one's is {major}.{minor}."
+            ),
+        ),
+        (true, false) => crate::exit::fail(
+            EXIT_CUDA_FAILED,
+            &format!("this GPU of compute capability {major}.{minor} says it cannot launch clusters."),
+        ),
     }
 }

@@ -10,6 +10,7 @@
 //! | [`EXIT_NO_GPU`] = 77 | the program needs a GPU and this machine has none (no libcuda, or a driver that sees no device): the tests count it as skipped, the GPU check as failed |
 //! | [`EXIT_TOO_LITTLE_MEMORY`] = 78 | the GPU has too little free memory for the problem's size: a skip with its name, in the tests and the GPU check |
 //! | [`EXIT_TOO_FEW_GPUS`] = 79 | the run asks for more GPUs than the machine has: a skip with its name, in the tests and the GPU check |
+//! | [`EXIT_NO_CLUSTERS`] = 80 | the GPU cannot launch thread-block clusters (compute capability below 9.0): a skip with its name, in the tests and the GPU check |
 //!
 //! Any other failure to open a GPU (a driver too old, a device busy in exclusive-process mode)
 //! is [`EXIT_CUDA_FAILED`], never a skip. [`Missing::from_exit_status`] names the skips.
@@ -30,6 +31,10 @@ pub const EXIT_TOO_LITTLE_MEMORY: i32 = 78;
 /// Exit status of a run that asks for more GPUs than the machine has: a skip with its name,
 /// `too few GPUs`.
 pub const EXIT_TOO_FEW_GPUS: i32 = 79;
+/// Exit status of a program that needs thread-block clusters on a GPU without them (compute
+/// capability below 9.0): a skip with its name, `no clusters`. A GPU of 9.0 or newer that
+/// refuses clusters is a failure instead ([`EXIT_CUDA_FAILED`]).
+pub const EXIT_NO_CLUSTERS: i32 = 80;
 
 /// Set (to a file's path) by the GPU check: programs append a [`Metric`] line for each timed
 /// measurement with a rate.
@@ -240,6 +245,8 @@ pub enum Missing {
     MoreGpus,
     /// More free GPU memory than the GPU has (a problem too large for this card).
     GpuMemory,
+    /// Thread-block clusters, which GPUs of compute capability 9.0 and newer launch.
+    Clusters,
     /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
     Nvrtc,
     /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
@@ -262,6 +269,7 @@ impl Missing {
             Missing::Gpu => "no GPU",
             Missing::MoreGpus => "too few GPUs",
             Missing::GpuMemory => "too little GPU memory",
+            Missing::Clusters => "no clusters",
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
@@ -271,12 +279,13 @@ impl Missing {
     }
 
     /// What a program's exit status says it lacked, when the status is one of the skips:
-    /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`] or [`EXIT_TOO_FEW_GPUS`].
+    /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`], [`EXIT_TOO_FEW_GPUS`] or [`EXIT_NO_CLUSTERS`].
     pub fn from_exit_status(code: i32) -> Option<Missing> {
         match code {
             EXIT_NO_GPU => Some(Missing::Gpu),
             EXIT_TOO_LITTLE_MEMORY => Some(Missing::GpuMemory),
             EXIT_TOO_FEW_GPUS => Some(Missing::MoreGpus),
+            EXIT_NO_CLUSTERS => Some(Missing::Clusters),
             _ => None,
         }
     }

@@ -60,7 +60,7 @@ impl Tally {
     /// The last lines: the skips by reason, the failures, and the counts.
     fn summary(&self) -> String {
         let mut lines = Vec::new();
-        for missing in [Missing::GpuMemory, Missing::MoreGpus] {
+        for missing in [Missing::GpuMemory, Missing::MoreGpus, Missing::Clusters] {
             let names: Vec<&str> = self
                 .skipped
                 .iter()

@@ -1,7 +1,8 @@
 //! The judge's entries for chapter 6's challenges. The warp maximum must equal the CPU's
 //! exactly and, on equal values, issue at most one compare-and-swap per warp; the scans are
 //! compared exactly with a serial scan written out here, and the CPU's scan is checked by a
-//! property of every exclusive scan.
+//! property of every exclusive scan; the aggregated histogram's counts must be exact on
+//! crowded, uniform and equal bytes.
 
 /// This file's text: the judge's fingerprint hashes every chapter's checks.
 pub const CHECKS: &str = include_str!("mod.rs");
@@ -24,6 +25,9 @@ mod ch06_exercise_warp_max {
 }
 mod ch06_exercise_scan {
     course::kernels!("ch06-exercise-scan.cu");
+}
+mod ch06_exercise_warp_histogram {
+    course::kernels!("ch06-exercise-warp-histogram.cu");
 }
 
 fn launch_for(n: usize) -> LaunchConfig {
@@ -200,6 +204,59 @@ fn check_scan_gpu(gpu: &Gpu, seed: u64) -> Result<(), String> {
     same("positions_two_ways' by_ballot", &by_ballot, &want)
 }
 
+/// Bytes crowded around 128 (a normal distribution, standard deviation 20), uniform ones, and
+/// bytes all equal, each counted exactly; the crowded ones are timed.
+fn check_warp_histogram(gpu: &Gpu, seed: u64) -> Result<(), String> {
+    let s = &gpu.stream;
+    gpu.function("hist_global_aggregated")?;
+    let k = ch06_exercise_warp_histogram::Kernels::load(&gpu.module);
+    let n = (1 << 22) - 7; // the last warp reaches past the end
+    let mut rng = Rng::new(seed);
+    let crowded: Vec<u8> = (0..n)
+        .map(|_| (128.0 + 20.0 * rng.normal()).round().clamp(0.0, 255.0) as u8)
+        .collect();
+    let uniform = rng.bytes(n);
+    let inputs = [
+        ("crowded", crowded),
+        ("uniform", uniform),
+        ("equal", vec![200u8; n]),
+        ("one", vec![7u8]),
+    ];
+    for (what, bytes) in inputs {
+        let mut want = vec![0u32; 256];
+        bytes.iter().for_each(|&b| want[b as usize] += 1);
+        let d_bytes = cuda(s.clone_htod(&bytes), "copy the bytes to the GPU")?;
+        let mut d_bins = cuda(s.alloc_zeros::<u32>(256), "allocate the bins")?;
+        let len = bytes.len() as i32;
+        let mut run = || {
+            cuda(s.memset_zeros(&mut d_bins), "clear the bins")?;
+            // SAFETY: len is the length of bytes and bins holds 256; the learner's kernel must
+            // read bytes[i] only for i < n and write only bins[0, 256), as its file says.
+            let launched = unsafe {
+                k.hist_global_aggregated.launch(
+                    s,
+                    launch_for(bytes.len()),
+                    &d_bytes,
+                    len,
+                    &mut d_bins,
+                )
+            };
+            cuda(launched, "launch hist_global_aggregated")
+        };
+        if what == "crowded" {
+            gpu.timed(Work::Bytes(n as f64), &mut run)?;
+        }
+        run()?;
+        let got = cuda(s.clone_dtoh(&d_bins), "copy the bins from the GPU")?;
+        same(
+            &format!("the bins of {} {what} bytes", bytes.len()),
+            &got,
+            &want,
+        )?;
+    }
+    Ok(())
+}
+
 pub fn exercises(code: Code) -> Vec<Exercise> {
     let scan = code.pick(
         scan::exclusive_per_warp as fn(&[u32]) -> Vec<u32>,
@@ -234,6 +291,14 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
             gpu: Some(GpuPart::kernel(
                 code.pick(kernel_file!("ch06-exercise-scan.cu"), solution),
                 check_scan_gpu,
+            )),
+        },
+        Exercise {
+            name: "warp_histogram",
+            cpu: None,
+            gpu: Some(GpuPart::kernel(
+                code.pick(kernel_file!("ch06-exercise-warp-histogram.cu"), solution),
+                check_warp_histogram,
             )),
         },
     ]
