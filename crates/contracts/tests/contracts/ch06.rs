@@ -1140,8 +1140,36 @@ pub fn hist_cluster() -> Model {
 }
 
 /// Every model of the chapter.
+/// Challenge 3's solution: one thread per byte, `bins[bytes[i]]` for i < n, as chapter 5's
+/// `hist_global`; the lanes past n only take part in the match.
+pub fn hist_global_aggregated() -> Model {
+    Model {
+        kernels: "hist_global_aggregated",
+        buffers: &["bytes", "bins"],
+        mirrors: &[("ch06-challenges.cu", "hist_global_aggregated")],
+        hash: 0x2b7517d7c44b2f5a,
+        draw: || one_d(256, 1, |n| vec![n, 256], |_| vec![]),
+        contract: |l| {
+            derived(ch06_challenges::HistGlobalAggregated::contract(
+                "hist_global_aggregated",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+            ))
+        },
+        reach: |l, d| {
+            let mut reach = one_per_thread(l, d[0], 1);
+            let any = reach.extents[0] > 0;
+            reach.extents.push(if any { 256 } else { 0 });
+            reach.vectors.push(false);
+            reach
+        },
+    }
+}
+
 pub fn models() -> Vec<Model> {
     vec![
+        hist_global_aggregated(),
         scan_warps(),
         block_partials(),
         smooth_tiles(),
@@ -1353,4 +1381,9 @@ fn scan_tiles_whose_last_thread_ends_past_an_int_is_refused() {
         ),
         "threads * 16 <= 2147483647",
     );
+}
+
+#[test]
+fn hist_global_aggregated_stays_inside() {
+    prove(hist_global_aggregated());
 }
