@@ -8,7 +8,7 @@
 // check: hist_match has match.any.sync.b32
 // check: hist_block lacks match.any
 // check: hist_lane lacks match.any
-// launch hist_*: n = len(bytes); len(bins) >= BINS; block = block.x = THREADS
+// launch hist_*: n = len(bytes); len(bins) >= BINS; block = block.x = THREADS; aligns_itself(bytes, 16)
 
 #define BINS 256
 #define THREADS 256                     // every kernel here runs blocks of exactly THREADS
@@ -17,8 +17,9 @@
 // ANCHOR: count_bytes
 // Calls add(byte, real) for every byte of bytes[0, n), with all 32 lanes of a warp calling it
 // together: a lane with nothing left passes real = false. Most bytes come in 16-byte pieces from
-// the first 16-byte boundary on; the few before it and after the last whole piece (at most 30)
-// go to the first warp of the grid, one per lane.
+// the first 16-byte boundary on, two pieces per lane at a time so that more loads are on their
+// way while the bytes are counted; the few before the boundary and after the last whole piece
+// (at most 30) go to the first warp of the grid, one per lane.
 template <typename Add>
 __device__ void count_bytes(const unsigned char *__restrict__ bytes, int n, Add add)
 {
@@ -28,15 +29,20 @@ __device__ void count_bytes(const unsigned char *__restrict__ bytes, int n, Add 
     int head = (int)min((unsigned long long)n, (16 - (unsigned long long)bytes % 16) % 16);
     long long pieces = (n - head) / 16;
     const uint4 *wide = (const uint4 *)(bytes + head);
-    for (long long base = first; base < pieces; base += threads) {
-        bool real = base + lane < pieces;
-        uint4 piece = real ? __ldg(&wide[base + lane]) : make_uint4(0, 0, 0, 0);
+    auto count_piece = [&](uint4 piece, bool real) {
         unsigned words[4] = {piece.x, piece.y, piece.z, piece.w};
         for (int w = 0; w < 4; w++) {
             for (int b = 0; b < 4; b++) {
                 add((words[w] >> (8 * b)) & 0xFF, real);
             }
         }
+    };
+    for (long long base = first; base < pieces; base += 2 * threads) {
+        long long p = base + lane, q = base + threads + lane;
+        uint4 near = p < pieces ? __ldg(&wide[p]) : make_uint4(0, 0, 0, 0);
+        uint4 far = q < pieces ? __ldg(&wide[q]) : make_uint4(0, 0, 0, 0);
+        count_piece(near, p < pieces);
+        count_piece(far, q < pieces);
     }
     if (blockIdx.x == 0 && threadIdx.x < 32) {
         long long done = head + pieces * 16;

@@ -21,7 +21,9 @@
 //! them without `clusters` is an error.
 //!
 //! Other clause forms: `aligned(x, 16)` checks that buffer `x` starts on a 16-byte boundary (for
-//! a kernel that loads or stores it as vectors); `zeroed(status, next_tile)` has the launcher
+//! a kernel that loads or stores it as vectors); `aligns_itself(x, 16)` says the kernel finds the
+//! first 16-byte boundary of `x` itself before loading it as vectors (nothing to check at launch;
+//! the kernel test and the kernel's model in the property tests hold it to that); `zeroed(status, next_tile)` has the launcher
 //! clear those buffers on the stream before the launch (scratch whose contents the kernel
 //! trusts); `index64` says the kernel indexes with 64-bit integers; `unsafe: reason` makes the
 //! launcher an `unsafe fn` whose safety section gives the reason (what no check can see).
@@ -119,6 +121,11 @@ pub enum Clause {
         bytes: u32,
         text: String,
     },
+    /// `aligns_itself(buffer, bytes)`: the kernel makes its vector accesses of `buffer` only
+    /// from its first `bytes` boundary on, whatever the buffer's address, so the launcher checks
+    /// nothing; the kernel test then allows vector accesses that wide, and the property tests'
+    /// model of the kernel must show the boundary is found.
+    AlignsItself { buffer: String, bytes: u32 },
     /// `zeroed(a, b)`: the launcher clears these buffers before the launch.
     Zeroed(Vec<String>),
     /// `index64`: no implicit 32-bit index bound.
@@ -252,7 +259,8 @@ pub fn parse(text: &str, kernel: &Kernel) -> Result<Vec<Clause>, String> {
     Ok(derived)
 }
 
-/// `cooperative`, `clusters`, `index64`, `aligned(x, N)`, `zeroed(a, b)` or `unsafe: reason`, or `None` for
+/// `cooperative`, `clusters`, `index64`, `aligned(x, N)`, `aligns_itself(x, N)`, `zeroed(a, b)` or
+/// `unsafe: reason`, or `None` for
 /// a clause of another form.
 fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, String> {
     let buffer = |name: &str, writes: bool| match kernel.params.iter().find(|p| p.name == name) {
@@ -288,9 +296,10 @@ fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, Strin
             reason => Ok(Some(Clause::Unsafe(reason.to_string()))),
         };
     }
-    if let Some(args) = inside("aligned") {
+    for (form, own) in [("aligned", false), ("aligns_itself", true)] {
+        let Some(args) = inside(form) else { continue };
         let [name, bytes] = args[..] else {
-            return Err(format!("`{clause}` is not `aligned(buffer, bytes)`"));
+            return Err(format!("`{clause}` is not `{form}(buffer, bytes)`"));
         };
         buffer(name, false)?;
         let bytes: u32 = bytes
@@ -298,10 +307,16 @@ fn special_clause(clause: &str, kernel: &Kernel) -> Result<Option<Clause>, Strin
             .ok()
             .filter(|b: &u32| b.is_power_of_two())
             .ok_or_else(|| format!("`{clause}`: `{bytes}` is not a power of two"))?;
-        return Ok(Some(Clause::Aligned {
-            buffer: name.to_string(),
-            bytes,
-            text: clause.to_string(),
+        return Ok(Some(match own {
+            false => Clause::Aligned {
+                buffer: name.to_string(),
+                bytes,
+                text: clause.to_string(),
+            },
+            true => Clause::AlignsItself {
+                buffer: name.to_string(),
+                bytes,
+            },
         }));
     }
     if let Some(names) = inside("zeroed") {
@@ -668,6 +683,18 @@ mod tests {
             parse("aligned(zs, 12)", &k)
                 .unwrap_err()
                 .contains("power of two")
+        );
+        assert!(
+            parse("aligns_itself(zs, 12)", &k)
+                .unwrap_err()
+                .contains("power of two")
+        );
+        assert_eq!(
+            parse("aligns_itself(xs, 16)", &k).unwrap()[0],
+            Clause::AlignsItself {
+                buffer: "xs".into(),
+                bytes: 16
+            }
         );
         assert!(parse("unsafe:", &k).unwrap_err().contains("reason"));
     }

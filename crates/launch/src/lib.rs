@@ -237,7 +237,8 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
                     .unwrap_or_default()
                     .iter()
                     .filter_map(|c| match c {
-                        contract::Clause::Aligned { bytes, .. } => Some(*bytes),
+                        contract::Clause::Aligned { bytes, .. }
+                        | contract::Clause::AlignsItself { bytes, .. } => Some(*bytes),
                         _ => None,
                     })
                     .min();
@@ -448,7 +449,10 @@ fn launcher_type(
                     contract::rust(value)
                 ));
             }
-            Clause::Cooperative | Clause::Clusters | Clause::Index64 => {}
+            Clause::Cooperative
+            | Clause::Clusters
+            | Clause::Index64
+            | Clause::AlignsItself { .. } => {}
             Clause::Check {
                 left,
                 op,

@@ -783,7 +783,7 @@ pub fn hist_block() -> Model {
             ("ch06-skewed-histogram.cu", "hist_lane"),
             ("ch06-skewed-histogram.cu", "hist_match"),
         ],
-        hash: 0x53bf55d405b42ebc,
+        hash: 0x31ae7a0a17236fcb,
         // `bytes` at any byte offset, not only the usual views': the kernels find the 16-byte
         // boundary themselves.
         draw: || {
