@@ -222,13 +222,17 @@ fn main() {
             );
             fits.push((size, clusters));
         }
-        // The most blocks at once; on a tie, the smaller cluster (fewer counts far away).
+        // The smallest cluster that keeps two blocks on every SM: a smaller one sends fewer
+        // adds to other SMs, but one block of 256 threads per SM hides too little latency.
         let chosen = fits
             .iter()
-            .max_by_key(|&&(size, clusters)| (size * clusters, std::cmp::Reverse(size)))
+            .find(|&&(size, clusters)| size * clusters >= 2 * sms)
+            .or(fits.last())
             .map(|&(size, _)| size)
             .unwrap_or_else(|| course::cli::fail("no cluster size fits this GPU's shared memory"));
-        println!("  chosen: clusters of {chosen}, the most blocks at once (this machine)");
+        println!(
+            "  chosen: clusters of {chosen}, the smallest with two blocks per SM (this machine)"
+        );
         // ANCHOR_END: cluster_size
         let mut chosen_ms = f64::INFINITY;
         for (size, clusters) in fits {

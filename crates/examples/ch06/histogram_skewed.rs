@@ -222,11 +222,11 @@ fn measure(stream: &Arc<CudaStream>, ways: &[Way], n: usize, seed: u64) {
             );
             best = best.min(t.median_ms);
             println!(
-                "    {:<16} {:>9} {:>11}, {:.2} of the copy's rate, exact: {}",
+                "    {:<16} {:>9} {:>11}, {:>3.0}% of the copy's rate, exact: {}",
                 way.name,
                 fmt_ms(t.median_ms),
                 fmt_gb_per_s(n as f64, t.median_ms),
-                t_copy.median_ms / (2.0 * t.median_ms),
+                100.0 * t_copy.median_ms / (2.0 * t.median_ms),
                 verdict(exact)
             );
         }
