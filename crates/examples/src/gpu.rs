@@ -165,7 +165,9 @@ mod tests {
 /// one sentence and the skip status [`EXIT_NO_CLUSTERS`]; on 9.0 or newer, where clusters must
 /// work, a GPU that says it has none is a failure.
 pub fn require_clusters(ctx: &CudaContext) {
-    let (major, minor) = ctx.compute_capability().or_exit("read the compute capability");
+    let (major, minor) = ctx
+        .compute_capability()
+        .or_exit("read the compute capability");
     let launches = ctx
         .attribute(sys::CUdevice_attribute::CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH)
         .or_exit("ask whether the GPU launches clusters");
@@ -179,7 +181,9 @@ pub fn require_clusters(ctx: &CudaContext) {
         ),
         (true, false) => crate::exit::fail(
             EXIT_CUDA_FAILED,
-            &format!("this GPU of compute capability {major}.{minor} says it cannot launch clusters."),
+            &format!(
+                "this GPU of compute capability {major}.{minor} says it cannot launch clusters."
+            ),
         ),
     }
 }
