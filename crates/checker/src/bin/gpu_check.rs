@@ -26,7 +26,8 @@
 //! its case, and the check goes on. The GPU check runs only where there is a GPU, so a program
 //! that says it found none (exit status 77) fails its case; the one skip with a name that it
 //! allows is a problem too large for this card (`too little GPU memory`, 78), and a run that
-//! asks for more GPUs than there are (`too few GPUs`, 79).
+//! asks for more GPUs than there are (`too few GPUs`, 79), or for thread-block clusters on a GPU
+//! without them (`no clusters`, 80).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -52,7 +53,8 @@ struct Tally {
     failed: Vec<String>,
     /// Of the failed, those whose program said it found no GPU (exit status 77).
     no_gpu: usize,
-    /// The skips allowed, each with what it lacked: too little GPU memory, too few GPUs.
+    /// The skips allowed, each with what it lacked: too little GPU memory, too few GPUs, no
+    /// clusters.
     skipped: Vec<(Missing, String)>,
 }
 
