@@ -151,11 +151,12 @@ fn main() {
         filling("one per lane", &k.hist_lane, sms),
         filling("warp-aggregated", &k.hist_match, sms),
     ];
-    print!("blocks of {THREADS} threads, as many as fit:");
-    for w in &ways {
-        print!(" {} {},", w.name, w.blocks);
-    }
-    println!(" ({sms} SMs) (this machine)");
+    println!("blocks of {THREADS} threads, as many as fit on the {sms} SMs (this machine):");
+    let grids: Vec<String> = ways
+        .iter()
+        .map(|w| format!("{} {}", w.name, w.blocks))
+        .collect();
+    println!("  {} (this machine)", grids.join(", "));
     println!(
         "seed {seed}; counts cleared inside every time; CUB's scratch space allocated outside"
     );

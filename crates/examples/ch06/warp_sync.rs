@@ -83,11 +83,12 @@ fn main() {
             .filter(|_| warp_sums(&stream, kernel, &d_x) != want)
             .count();
         let on_ones = warp_sums(&stream, kernel, &ones)[0];
+        let ones_summed = n.min(32);
         println!(
-            "{name}: wrong in {wrong_runs} of {RUNS} launches; the first warp's sum of {} ones: {on_ones}{varies}",
-            n.min(32)
+            "{name}: wrong in {wrong_runs} of {RUNS} launches; \
+             the first warp's sum of {ones_summed} ones: {on_ones}{varies}"
         );
-        results.push((wrong_runs, on_ones == n.min(32) as i32));
+        results.push((wrong_runs, on_ones == ones_summed as i32));
     }
     // ANCHOR_END: runs
     let (synced, unsynced) = (results[0], results[1]);

@@ -55,7 +55,8 @@ fn main() {
         want.len()
     );
     println!(
-        "with __syncwarp: wrong in {wrong_runs} of {RUNS} launches; the first warp's sum of {} ones: {on_ones}",
+        "with __syncwarp: wrong in {wrong_runs} of {RUNS} launches; \
+         the first warp's sum of {} ones: {on_ones}",
         n.min(32)
     );
     println!(
