@@ -32,6 +32,7 @@ extern "C" __global__ void hist_global_bins(const unsigned *values, int n, unsig
 }
 // ANCHOR_END: hist_global_bins
 
+// ANCHOR: merge_range
 // Adds `local`'s `size` counts into counts[first, first + size), one atomic per bin that is
 // not empty.
 __device__ void merge_range(const unsigned *local, unsigned first, unsigned size,
@@ -43,6 +44,7 @@ __device__ void merge_range(const unsigned *local, unsigned first, unsigned size
         }
     }
 }
+// ANCHOR_END: merge_range
 
 // ANCHOR: hist_bin_ranges
 // Blocks (x, y) count the bins of range y, a share of the bins that fits in shared memory, over

@@ -54,6 +54,7 @@ __device__ void count_bytes(const unsigned char *__restrict__ bytes, int n, Add 
 }
 // ANCHOR_END: count_bytes
 
+// ANCHOR: merge
 // Adds the block's counts into the global ones: one atomic per bin that is not empty.
 __device__ void merge(unsigned count, unsigned bin, unsigned *bins)
 {
@@ -61,6 +62,7 @@ __device__ void merge(unsigned count, unsigned bin, unsigned *bins)
         atomicAdd(&bins[bin], count);
     }
 }
+// ANCHOR_END: merge
 
 // ANCHOR: hist_block
 // One histogram per block: every byte is a shared atomic on its bin.

@@ -288,6 +288,9 @@ fn edges(stream: &Arc<CudaStream>, k: &Kernels) {
     let d_values = stream
         .clone_htod(&values)
         .or_exit("copy the values to the GPU");
+    // Four ranges, and clusters of four blocks: a quarter of the bins in each block.
+    allow_shared(&k.hist_bin_ranges.function, share_bytes(bins, 4));
+    allow_shared(&k.hist_cluster.function, share_bytes(bins, 4));
     let mut right = true;
     for way in [
         Way::Global { blocks: 1 },
@@ -300,13 +303,6 @@ fn edges(stream: &Arc<CudaStream>, k: &Kernels) {
             size: 4,
         },
     ] {
-        if let Way::Ranges { ranges, .. } | Way::Cluster { size: ranges, .. } = way {
-            let function = match way {
-                Way::Ranges { .. } => &k.hist_bin_ranges.function,
-                _ => &k.hist_cluster.function,
-            };
-            allow_shared(function, share_bytes(bins, ranges));
-        }
         let mut counts = alloc_poisoned::<u32>(stream, bins as usize);
         histogram(stream, k, way, &d_values, bins, &mut counts);
         right &= stream.clone_dtoh(&counts).or_exit("copy the counts back") == want;

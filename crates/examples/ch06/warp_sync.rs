@@ -74,7 +74,7 @@ fn main() {
     );
     // ANCHOR: runs
     let mut results = Vec::new();
-    // Without __syncwarp a lane may read words an earlier launch left: its sums vary.
+    // Without __syncwarp a lane may read words an earlier launch left: the sum of ones varies.
     for (name, kernel, varies) in [
         ("with __syncwarp   ", &k.warp_sum_synced, ""),
         ("without __syncwarp", &k.warp_sum_unsynced, " (varies)"),
@@ -84,10 +84,8 @@ fn main() {
             .count();
         let on_ones = warp_sums(&stream, kernel, &ones)[0];
         let ones_summed = n.min(32);
-        println!(
-            "{name}: wrong in {wrong_runs} of {RUNS} launches; \
-             the first warp's sum of {ones_summed} ones: {on_ones}{varies}"
-        );
+        println!("{name}: wrong in {wrong_runs} of {RUNS} launches");
+        println!("{name}: the first warp's sum of {ones_summed} ones: {on_ones}{varies}");
         results.push((wrong_runs, on_ones == ones_summed as i32));
     }
     // ANCHOR_END: runs

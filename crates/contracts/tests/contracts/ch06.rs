@@ -778,12 +778,13 @@ pub fn hist_block() -> Model {
         buffers: &["bytes", "bins"],
         mirrors: &[
             ("ch06-skewed-histogram.cu", "count_bytes"),
+            ("ch06-skewed-histogram.cu", "merge"),
             ("ch06-skewed-histogram.cu", "hist_block"),
             ("ch06-skewed-histogram.cu", "hist_warp"),
             ("ch06-skewed-histogram.cu", "hist_lane"),
             ("ch06-skewed-histogram.cu", "hist_match"),
         ],
-        hash: 0x31ae7a0a17236fcb,
+        hash: 0x0d216c4fdf64f44b,
         // `bytes` at any byte offset, not only the usual views': the kernels find the 16-byte
         // boundary themselves.
         draw: || {
@@ -824,8 +825,8 @@ pub fn hist_block() -> Model {
             let wide = if pieces > 0 { done } else { 0 };
             let b = i128::from(l.block[0]);
             Reach {
-                // Every kernel merges bin threadIdx.x into bins[threadIdx.x] (`merge`, between
-                // the anchors).
+                // Every kernel merges bin threadIdx.x into bins[threadIdx.x] (`merge`,
+                // mirrored too).
                 extents: vec![wide.max(tail), u64::from(l.block[0])],
                 // `bytes` is loaded 16 bytes at a time, but from bytes + head, aligned by
                 // construction whatever the buffer's address: not `true`, which would have the
@@ -973,8 +974,11 @@ pub fn hist_bin_ranges() -> Model {
     Model {
         kernels: "hist_bin_ranges",
         buffers: &["values", "counts"],
-        mirrors: &[("ch06-cluster-histogram.cu", "hist_bin_ranges")],
-        hash: 0xf07d1d4a6c2c9dfd,
+        mirrors: &[
+            ("ch06-cluster-histogram.cu", "merge_range"),
+            ("ch06-cluster-histogram.cu", "hist_bin_ranges"),
+        ],
+        hash: 0x44066c00b4214093,
         draw: || {
             let ranges = prop_oneof![4 => 1u64..=8, 1 => Just(65535u64), 1 => size()];
             (size(), bins(), ranges)
@@ -1002,7 +1006,7 @@ pub fn hist_bin_ranges() -> Model {
             // Block (x, y) holds bins [first, first + size) from first = y * size, size cut to
             // the bins left (0 past them), in local[size], the dynamic shared memory: its reach
             // is checked as the bytes the largest range takes against `shared`. It merges
-            // local[b] into counts[first + b] for b < size (`merge_range`, between the anchors).
+            // local[b] into counts[first + b] for b < size (`merge_range`, mirrored).
             let bins = l.args[0] as u64;
             let ranges = u64::from(l.grid[1]);
             let size = (bins + ranges - 1) / ranges;
@@ -1054,9 +1058,10 @@ pub fn hist_cluster() -> Model {
         buffers: &["values", "counts"],
         mirrors: &[
             ("ch06-cluster-histogram.cu", "cluster_add"),
+            ("ch06-cluster-histogram.cu", "merge_range"),
             ("ch06-cluster-histogram.cu", "hist_cluster"),
         ],
-        hash: 0x77fac225d33b5f65,
+        hash: 0x52bf6aae63d72d4b,
         // Clusters of about 2 blocks, the grid mostly rounded up to whole clusters.
         draw: || {
             let cluster = (cluster_axis(2), cluster_axis(1), cluster_axis(1));
@@ -1092,7 +1097,7 @@ pub fn hist_cluster() -> Model {
             // local[size], the dynamic shared memory, which every block clears whole: its reach
             // is checked as those bytes against `shared`. A value v < bins is counted in
             // local[v % size] of rank v / size; rank r merges local[b] into counts[first + b]
-            // for b below the bins left (`merge_range`, between the anchors).
+            // for b below the bins left (`merge_range`, mirrored).
             let bins = l.args[0] as u64;
             let c: u64 = l.cluster.iter().map(|&a| u64::from(a)).product();
             let size = (bins + c - 1) / c;
