@@ -1,9 +1,8 @@
 //! The ladder's profile as one table: reads the Nsight Compute log recorded on the GPU machine
 //! (`ch08/ncu-sgemm_ladder.log`, `ncu --print-units base`) and prints, per rung, the counters
 //! that explain its step. Runs anywhere: it reads a file, not a GPU.
-use std::collections::BTreeMap;
-
 use course::exit::{EXIT_BAD_ARGUMENT, fail};
+use course::ncu::read_log;
 
 /// The rungs in the ladder's order: kernel name, the ladder's name for it.
 const RUNGS: [(&str, &str); 10] = [
@@ -18,32 +17,6 @@ const RUNGS: [(&str, &str); 10] = [
     ("sgemm_warp_tiles_128x128x8_64x32_1", "warp tiles"),
     ("sgemm_async_128x128x8_64x32_3_1", "cp.async, 3 stages"),
 ];
-
-/// Each kernel's metrics from the log: name → (metric → value in base units).
-fn read_log(text: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
-    let mut kernels: BTreeMap<String, BTreeMap<String, f64>> = BTreeMap::new();
-    let mut current: Option<String> = None;
-    for line in text.lines() {
-        // A kernel's header: two spaces, its name, then its grid, block, context...
-        if line.starts_with("  ") && !line.starts_with("   ") && line.contains(", Context ") {
-            let name = line.trim().split([' ', '(']).next().unwrap_or("");
-            current = Some(name.to_string());
-            continue;
-        }
-        let words: Vec<&str> = line.split_whitespace().collect();
-        let (Some(kernel), Some(first), Some(last)) = (&current, words.first(), words.last())
-        else {
-            continue;
-        };
-        if first.contains("__") && words.len() >= 2 {
-            if let Ok(value) = last.replace(',', "").parse::<f64>() {
-                let metrics = kernels.entry(kernel.clone()).or_default();
-                metrics.insert(first.to_string(), value);
-            }
-        }
-    }
-    kernels
-}
 
 fn main() {
     course::cli::no_args(

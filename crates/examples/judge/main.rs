@@ -25,6 +25,8 @@ mod ch06;
 mod ch07;
 #[path = "../ch08/exercises/mod.rs"]
 mod ch08;
+#[path = "../ch09/exercises/mod.rs"]
+mod ch09;
 
 use std::time::Duration;
 
@@ -36,7 +38,7 @@ use protocol::remote::{Job, RunnerReply, Verdict as Said};
 /// checks (for the judge's fingerprint).
 type Chapter = (&'static str, fn(Code) -> Vec<Exercise>, &'static str);
 
-const CHAPTERS: [Chapter; 8] = [
+const CHAPTERS: [Chapter; 9] = [
     ("ch01", ch01::exercises, ch01::CHECKS),
     ("ch02", ch02::exercises, ch02::CHECKS),
     ("ch03", ch03::exercises, ch03::CHECKS),
@@ -45,6 +47,7 @@ const CHAPTERS: [Chapter; 8] = [
     ("ch06", ch06::exercises, ch06::CHECKS),
     ("ch07", ch07::exercises, ch07::CHECKS),
     ("ch08", ch08::exercises, ch08::CHECKS),
+    ("ch09", ch09::exercises, ch09::CHECKS),
 ];
 
 const USAGE: &str = "\

@@ -3,8 +3,14 @@
 
 use std::sync::Arc;
 
-use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, sys::cublasOperation_t};
-use cudarc::driver::{CudaSlice, CudaStream};
+use cudarc::cublas::sys::{
+    cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasSetWorkspace_v2,
+    cudaDataType_t,
+};
+use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, result::gemm_ex};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+
+use crate::bf16::Bf16;
 
 use crate::exit::OrExit;
 use crate::random::Rng;
@@ -40,10 +46,24 @@ pub const F32_UNIT_ROUNDOFF: f64 = 1.0 / 16_777_216.0;
 /// exact sum by at most γ_k · Σ|a||b| (Higham, *Accuracy and Stability of Numerical
 /// Algorithms*, section 3.1).
 pub fn gamma(k: usize) -> f64 {
-    let ku = k as f64 * F32_UNIT_ROUNDOFF;
-    ku / (1.0 - ku)
+    gamma_with(k, F32_UNIT_ROUNDOFF)
 }
 // ANCHOR_END: gamma
+
+/// γ_k for a unit roundoff `u`: k·u / (1 − k·u).
+pub fn gamma_with(k: usize, u: f64) -> f64 {
+    let ku = k as f64 * u;
+    ku / (1.0 - ku)
+}
+
+// ANCHOR: tensor_unit
+/// The unit a tensor core's float sum is held to: 2⁻²², four times f32's unit roundoff. A
+/// tensor core adds several exact products to its running sum in one step, aligned to the
+/// largest of them, and cuts off the bits that fall past the end instead of rounding them:
+/// each step may lose up to one unit in the last place for the cut (2⁻²³, twice a rounding's
+/// 2⁻²⁴) and as much again for the products added with it.
+pub const TENSOR_CORE_UNIT: f64 = 1.0 / 4_194_304.0;
+// ANCHOR_END: tensor_unit
 
 /// Entries of C drawn at random, each with its value computed in f64 and its rounding bound.
 pub struct Samples {
@@ -53,8 +73,21 @@ pub struct Samples {
 }
 
 impl Samples {
-    /// `count` entries (every entry when C has no more), with the same inputs as the GPU's.
+    /// `count` entries (every entry when C has no more), with the same inputs as the GPU's,
+    /// each bounded by γ_k · Σ|a||b| for f32 sums.
     pub fn new(a: &[f32], b: &[f32], shape: Shape, count: usize, rng: &mut Rng) -> Samples {
+        Samples::with_unit(a, b, shape, count, rng, F32_UNIT_ROUNDOFF)
+    }
+
+    /// As [`Samples::new`], with γ_k computed for the unit roundoff `unit`.
+    pub fn with_unit(
+        a: &[f32],
+        b: &[f32],
+        shape: Shape,
+        count: usize,
+        rng: &mut Rng,
+        unit: f64,
+    ) -> Samples {
         let Shape { m, k, n } = shape;
         let at: Vec<(usize, usize)> = match m * n <= count {
             true => (0..m * n).map(|e| (e / n, e % n)).collect(),
@@ -71,7 +104,7 @@ impl Samples {
                 size += term.abs();
             }
             want.push(sum);
-            bound.push(gamma(k) * size);
+            bound.push(gamma_with(k, unit) * size);
         }
         Samples { at, want, bound }
     }
@@ -133,3 +166,82 @@ pub fn cublas_sgemm(
 pub fn cublas(stream: &Arc<CudaStream>) -> CudaBlas {
     CudaBlas::new(stream.clone()).or_exit("start cuBLAS")
 }
+
+/// cuBLAS for chapter 9, with the workspace its tensor-core kernels may use (32 MiB, what NVIDIA
+/// advises for Hopper); the handle is dropped before the workspace it points to.
+pub struct Blas16 {
+    blas: CudaBlas,
+    stream: Arc<CudaStream>,
+    _workspace: CudaSlice<u8>,
+}
+
+/// The workspace [`Blas16`] gives cuBLAS.
+pub const CUBLAS_WORKSPACE_BYTES: usize = 32 << 20;
+
+// ANCHOR: blas16
+impl Blas16 {
+    /// Start cuBLAS on `stream` with its workspace.
+    pub fn new(stream: &Arc<CudaStream>) -> Blas16 {
+        let blas = cublas(stream);
+        let mut workspace = stream
+            .alloc_zeros::<u8>(CUBLAS_WORKSPACE_BYTES)
+            .or_exit("allocate cuBLAS's workspace");
+        {
+            let (at, _record) = workspace.device_ptr_mut(stream);
+            // SAFETY: the workspace is CUBLAS_WORKSPACE_BYTES long and outlives the handle.
+            unsafe { cublasSetWorkspace_v2(*blas.handle(), at as _, CUBLAS_WORKSPACE_BYTES) }
+                .result()
+                .or_exit("give cuBLAS its workspace");
+        }
+        Blas16 {
+            blas,
+            stream: stream.clone(),
+            _workspace: workspace,
+        }
+    }
+
+    /// C = A·B with A and B in bfloat16 and C in f32, the products summed in f32 on the tensor
+    /// cores: `cublasGemmEx` with `CUBLAS_COMPUTE_32F` and its default algorithm, row-major
+    /// operands passed swapped as in [`cublas_sgemm`].
+    pub fn gemm_bf16(
+        &self,
+        shape: Shape,
+        a: &CudaSlice<Bf16>,
+        b: &CudaSlice<Bf16>,
+        c: &mut CudaSlice<f32>,
+    ) {
+        let Shape { m, k, n } = shape;
+        assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
+        let (alpha, beta) = (1.0f32, 0.0f32);
+        let (a, _record_a) = a.device_ptr(&self.stream);
+        let (b, _record_b) = b.device_ptr(&self.stream);
+        let (c, _record_c) = c.device_ptr_mut(&self.stream);
+        // SAFETY: as in cublas_sgemm, b is read as n×k, a as k×m and c written as n×m,
+        // column-major with leading dimensions n, k and n: the lengths asserted above.
+        unsafe {
+            gemm_ex(
+                *self.blas.handle(),
+                cublasOperation_t::CUBLAS_OP_N,
+                cublasOperation_t::CUBLAS_OP_N,
+                n as i32,
+                m as i32,
+                k as i32,
+                (&alpha) as *const f32 as *const _,
+                b as *const _,
+                cudaDataType_t::CUDA_R_16BF,
+                n as i32,
+                a as *const _,
+                cudaDataType_t::CUDA_R_16BF,
+                k as i32,
+                (&beta) as *const f32 as *const _,
+                c as *mut _,
+                cudaDataType_t::CUDA_R_32F,
+                n as i32,
+                cublasComputeType_t::CUBLAS_COMPUTE_32F,
+                cublasGemmAlgo_t::CUBLAS_GEMM_DEFAULT,
+            )
+        }
+        .or_exit("run cuBLAS's bf16 GEMM");
+    }
+}
+// ANCHOR_END: blas16

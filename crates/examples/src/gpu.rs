@@ -13,7 +13,7 @@ pub use crate::machine::describe_gpu as describe;
 pub use crate::memory::ensure_memory;
 pub use crate::poison::alloc_poisoned;
 pub use crate::sanitizer::{problem_size, sanitizing};
-pub use protocol::{EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU};
+pub use protocol::{EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU, EXIT_OLDER_GPU};
 
 /// Why the first GPU cannot be used.
 #[derive(Clone, Debug, PartialEq)]
@@ -157,6 +157,23 @@ mod tests {
             busy.sentence(),
             "the NVIDIA driver could not open GPU 0 (CUDA_ERROR_DEVICE_UNAVAILABLE): \
              CUDA-capable device(s) is/are busy or unavailable."
+        );
+    }
+}
+
+/// Stop with one sentence and the skip status [`EXIT_OLDER_GPU`] unless the GPU's compute
+/// capability is at least `needed`, which `what` needs.
+pub fn require_compute_capability(ctx: &CudaContext, needed: (i32, i32), what: &str) {
+    let have = ctx
+        .compute_capability()
+        .or_exit("read the compute capability");
+    if have < needed {
+        crate::exit::fail(
+            EXIT_OLDER_GPU,
+            &format!(
+                "too old a GPU: {what} need compute capability {}.{} or newer, and this one's is {}.{}.",
+                needed.0, needed.1, have.0, have.1
+            ),
         );
     }
 }

@@ -515,12 +515,15 @@ pub trait Float2: DeviceRepr {}
 pub trait Float4: DeviceRepr {}
 /// An element type laid out as CUDA's `double2`: two `f64`.
 pub trait Double2: DeviceRepr {}
+/// An element type laid out as CUDA's `__nv_bfloat16`: the upper 16 bits of an `f32`.
+pub trait Bfloat16: DeviceRepr {}
 
 impl Float2 for [f32; 2] {}
 impl Float2 for cudarc::cufft::sys::float2 {}
 impl Float4 for [f32; 4] {}
 impl Double2 for [f64; 2] {}
 impl Double2 for cudarc::cufft::sys::double2 {}
+impl Bfloat16 for crate::bf16::Bf16 {}
 
 #[cfg(test)]
 mod tests {

@@ -4,6 +4,7 @@
 //! 7's imaging domain (the sky, its pixels, the groups of mirrored pixels) lives apart, in
 //! [`imaging`].
 
+pub mod bf16;
 pub mod cli;
 pub mod compare;
 pub mod cub;
@@ -17,6 +18,7 @@ pub mod kernel;
 pub mod launch;
 pub mod machine;
 pub mod memory;
+pub mod ncu;
 pub mod plot;
 pub mod png;
 pub mod poison;

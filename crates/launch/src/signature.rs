@@ -50,12 +50,14 @@ pub fn rust_scalar(c_type: &str) -> Option<&'static str> {
 }
 
 /// The trait of `course::launch` that the element type of a buffer of C vector type meets
-/// (`float2` is `[f32; 2]` in some programs and cuFFT's `float2` in others).
+/// (`float2` is `[f32; 2]` in some programs and cuFFT's `float2` in others), or of a type Rust
+/// has no primitive for (`__nv_bfloat16` is `course::bf16::Bf16`).
 pub fn rust_vector(c_type: &str) -> Option<&'static str> {
     Some(match c_type {
         "float2" => "Float2",
         "float4" => "Float4",
         "double2" => "Double2",
+        "__nv_bfloat16" => "Bfloat16",
         _ => return None,
     })
 }

@@ -11,6 +11,7 @@
 //! | [`EXIT_TOO_LITTLE_MEMORY`] = 78 | the GPU has too little free memory for the problem's size: a skip with its name, in the tests and the GPU check |
 //! | [`EXIT_TOO_FEW_GPUS`] = 79 | the run asks for more GPUs than the machine has: a skip with its name, in the tests and the GPU check |
 //! | [`EXIT_NO_CLUSTERS`] = 80 | the GPU cannot launch thread-block clusters (compute capability below 9.0): a skip with its name, in the tests and the GPU check |
+//! | [`EXIT_OLDER_GPU`] = 81 | the program needs a newer GPU (a higher compute capability, such as 8.0 for bfloat16 tensor cores): a skip with its name, in the tests and the GPU check |
 //!
 //! Any other failure to open a GPU (a driver too old, a device busy in exclusive-process mode)
 //! is [`EXIT_CUDA_FAILED`], never a skip. [`Missing::from_exit_status`] names the skips.
@@ -35,6 +36,9 @@ pub const EXIT_TOO_FEW_GPUS: i32 = 79;
 /// capability below 9.0): a skip with its name, `no clusters`. A GPU of 9.0 or newer that
 /// refuses clusters is a failure instead ([`EXIT_CUDA_FAILED`]).
 pub const EXIT_NO_CLUSTERS: i32 = 80;
+/// Exit status of a program that needs a GPU of a higher compute capability than this one's
+/// (bfloat16 tensor cores need 8.0): a skip with its name, `too old a GPU`.
+pub const EXIT_OLDER_GPU: i32 = 81;
 
 /// Set (to a file's path) by the GPU check: programs append a [`Metric`] line for each timed
 /// measurement with a rate.
@@ -247,6 +251,8 @@ pub enum Missing {
     GpuMemory,
     /// Thread-block clusters, which GPUs of compute capability 9.0 and newer launch.
     Clusters,
+    /// A GPU of a higher compute capability (the instructions a program uses are newer).
+    NewerGpu,
     /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
     Nvrtc,
     /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
@@ -270,6 +276,7 @@ impl Missing {
             Missing::MoreGpus => "too few GPUs",
             Missing::GpuMemory => "too little GPU memory",
             Missing::Clusters => "no clusters",
+            Missing::NewerGpu => "too old a GPU",
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
@@ -279,13 +286,15 @@ impl Missing {
     }
 
     /// What a program's exit status says it lacked, when the status is one of the skips:
-    /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`], [`EXIT_TOO_FEW_GPUS`] or [`EXIT_NO_CLUSTERS`].
+    /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`], [`EXIT_TOO_FEW_GPUS`], [`EXIT_NO_CLUSTERS`]
+    /// or [`EXIT_OLDER_GPU`].
     pub fn from_exit_status(code: i32) -> Option<Missing> {
         match code {
             EXIT_NO_GPU => Some(Missing::Gpu),
             EXIT_TOO_LITTLE_MEMORY => Some(Missing::GpuMemory),
             EXIT_TOO_FEW_GPUS => Some(Missing::MoreGpus),
             EXIT_NO_CLUSTERS => Some(Missing::Clusters),
+            EXIT_OLDER_GPU => Some(Missing::NewerGpu),
             _ => None,
         }
     }

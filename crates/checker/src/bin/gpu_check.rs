@@ -26,8 +26,8 @@
 //! its case, and the check goes on. The GPU check runs only where there is a GPU, so a program
 //! that says it found none (exit status 77) fails its case; the one skip with a name that it
 //! allows is a problem too large for this card (`too little GPU memory`, 78), and a run that
-//! asks for more GPUs than there are (`too few GPUs`, 79), or for thread-block clusters on a GPU
-//! without them (`no clusters`, 80).
+//! asks for more GPUs than there are (`too few GPUs`, 79), for thread-block clusters on a GPU
+//! without them (`no clusters`, 80), or for a newer GPU than this one (`too old a GPU`, 81).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,7 +54,7 @@ struct Tally {
     /// Of the failed, those whose program said it found no GPU (exit status 77).
     no_gpu: usize,
     /// The skips allowed, each with what it lacked: too little GPU memory, too few GPUs, no
-    /// clusters.
+    /// clusters, too old a GPU.
     skipped: Vec<(Missing, String)>,
 }
 
@@ -62,7 +62,12 @@ impl Tally {
     /// The last lines: the skips by reason, the failures, and the counts.
     fn summary(&self) -> String {
         let mut lines = Vec::new();
-        for missing in [Missing::GpuMemory, Missing::MoreGpus, Missing::Clusters] {
+        for missing in [
+            Missing::GpuMemory,
+            Missing::MoreGpus,
+            Missing::Clusters,
+            Missing::NewerGpu,
+        ] {
             let names: Vec<&str> = self
                 .skipped
                 .iter()

@@ -27,6 +27,7 @@ mod ch05;
 mod ch06;
 mod ch07;
 mod ch08;
+mod ch09;
 mod clusters;
 mod model;
 mod refused;
@@ -46,6 +47,7 @@ fn models() -> Vec<Model> {
         ch06::models(),
         ch07::models(),
         ch08::models(),
+        ch09::models(),
     ];
     chapters.into_iter().flatten().collect()
 }
