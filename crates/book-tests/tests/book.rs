@@ -147,6 +147,7 @@ const MEASURING: &[&str] = &[
     "ch08/sgemm_sweep.rs:sweep",             // a tuning sweep
     "ch08/sgemm_sweep.rs:again",             // the tuned kernel timed again
     "ch08/sgemm_ladder.rs:ladder",           // the section times each rung
+    "ch09/bf16_ladder.rs:ladder",            // the section times each rung against cuBLAS
 ];
 
 /// The plumbing calls in a line of Rust, comments left out: (call, kind).

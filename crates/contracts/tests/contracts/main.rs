@@ -28,6 +28,7 @@ mod ch06;
 mod ch07;
 mod ch08;
 mod ch09;
+mod ch09_fragments;
 mod clusters;
 mod model;
 mod refused;
@@ -48,6 +49,7 @@ fn models() -> Vec<Model> {
         ch07::models(),
         ch08::models(),
         ch09::models(),
+        ch09_fragments::models(),
     ];
     chapters.into_iter().flatten().collect()
 }
