@@ -17,17 +17,20 @@
 // check: bf16_mma_pipelined_128x128x32_4 has mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // check: bf16_mma_pipelined_128x128x32_4 has cp.async.cg.shared.global
 // check: bf16_mma_pipelined_128x128x32_4 has cp.async.wait_group
-// check: bf16_mma_pipelined_128x256x32_3 has cp.async.wait_group
+// check: bf16_mma_pipelined_128x128x64_3 has cp.async.wait_group
+// check: bf16_mma_pipelined_128x256x64_3 has cp.async.wait_group
 // launch bf16_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch bf16_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
-// launch bf16_*: k + 32 <= 2147483648; aligned(a, 16); aligned(b, 16); aligned(c, 16)
+// launch bf16_*: k + 64 <= 2147483648; aligned(a, 16); aligned(b, 16); aligned(c, 16)
 // launch bf16_wmma: block = block.x = 256; grid.x * 128 >= n; grid.y * 128 >= m
 // launch bf16_mma_plain: block = block.x = 128; grid.x * 128 >= n; grid.y * 128 >= m
 // launch bf16_mma_swizzled: block = block.x = 128; grid.x * 128 >= n; grid.y * 128 >= m
 // launch bf16_mma_pipelined_128x128x32_4: block = block.x = 128; shared >= 65536
 // launch bf16_mma_pipelined_128x128x32_4: grid.x * 128 >= n; grid.y * 128 >= m
-// launch bf16_mma_pipelined_128x256x32_3: block = block.x = 256; shared >= 73728
-// launch bf16_mma_pipelined_128x256x32_3: grid.x * 256 >= n; grid.y * 128 >= m
+// launch bf16_mma_pipelined_128x128x64_3: block = block.x = 128; shared >= 98304
+// launch bf16_mma_pipelined_128x128x64_3: grid.x * 128 >= n; grid.y * 128 >= m
+// launch bf16_mma_pipelined_128x256x64_3: block = block.x = 256; shared >= 147456
+// launch bf16_mma_pipelined_128x256x64_3: grid.x * 256 >= n; grid.y * 128 >= m
 
 #include <cuda_bf16.h>
 #include <mma.h>
@@ -115,7 +118,7 @@ extern "C" __global__ void __launch_bounds__(256)
 // `b` its two pairs of B (16×8), `d` its four floats of the piece.
 __device__ __forceinline__ void mma_16x8x16(float d[4], const unsigned a[4], const unsigned b[2])
 {
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+    asm("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
                  "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};\n"
                  : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
@@ -142,12 +145,14 @@ __device__ __forceinline__ void load_matrices_transposed(unsigned r[4], const __
 
 // ANCHOR: swizzle
 // Where chunk `chunk` (16 bytes, eight bf16) of row `row` of a tile is kept in shared memory.
-// A row of A's tile is 4 chunks (64 bytes), of B's 16 or 32 (256 or 512 bytes). The 8 rows one
-// ldmatrix reads would fall on 2 (A) or 1 (B) of the 8 chunk-wide groups of banks; XORing the
-// chunk with bits of the row spreads them over all 8.
-template <bool SWIZZLE> __device__ __forceinline__ int a_chunk(int row, int chunk)
+// A row of A's tile is BK / 8 chunks (64 or 128 bytes), of B's 16 or 32 (256 or 512 bytes). The
+// 8 rows one ldmatrix reads would fall on 2 (A, 32 deep) or 1 of the 8 chunk-wide groups of
+// banks; XORing the chunk with bits of the row spreads them over all 8.
+template <bool SWIZZLE, int BK> __device__ __forceinline__ int a_chunk(int row, int chunk)
 {
-    return SWIZZLE ? chunk ^ ((row >> 1) & 3) : chunk;
+    if (!SWIZZLE)
+        return chunk;
+    return BK == 32 ? chunk ^ ((row >> 1) & 3) : chunk ^ (row & 7);
 }
 template <bool SWIZZLE> __device__ __forceinline__ int b_chunk(int row, int chunk)
 {
@@ -156,19 +161,19 @@ template <bool SWIZZLE> __device__ __forceinline__ int b_chunk(int row, int chun
 // ANCHOR_END: swizzle
 
 // ANCHOR: warp_tile
-// One 32-deep step of a warp's 64×64 part of C: acc[i][j] is its 16×8 piece (i, j). `as` is
-// A's 128×32 tile, `bs` B's 32×BN tile, both laid out by the swizzle (or not).
-template <int BN, bool SWIZZLE>
+// One BK-deep step of a warp's 64×64 part of C: acc[i][j] is its 16×8 piece (i, j). `as` is
+// A's 128×BK tile, `bs` B's BK×BN tile, both laid out by the swizzle (or not).
+template <int BN, int BK, bool SWIZZLE>
 __device__ __forceinline__ void multiply_tiles(const __nv_bfloat16 *as, const __nv_bfloat16 *bs,
                                                float acc[4][8][4], int wrow, int wcol, int lane)
 {
 #pragma unroll
-    for (int kk = 0; kk < 32; kk += 16) {
+    for (int kk = 0; kk < BK; kk += 16) {
         unsigned fa[4][4], fb[8][2];
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
             int row = wrow + 16 * i + lane % 16, chunk = kk / 8 + lane / 16;
-            load_matrices(fa[i], as + row * 32 + a_chunk<SWIZZLE>(row, chunk) * 8);
+            load_matrices(fa[i], as + row * BK + a_chunk<SWIZZLE, BK>(row, chunk) * 8);
         }
 #pragma unroll
         for (int j = 0; j < 4; ++j) { // B's k rows kk..kk+15 for 16 columns: two 16×8 pieces
@@ -233,14 +238,14 @@ __device__ __forceinline__ void bf16_mma(
         for (int l = 0; l < 4; ++l) {
             int piece = t + 128 * l;
             int r = piece / 4, s = piece % 4; // A: 4 chunks a row
-            *reinterpret_cast<uint4 *>(as + r * 32 + a_chunk<SWIZZLE>(r, s) * 8) =
+            *reinterpret_cast<uint4 *>(as + r * 32 + a_chunk<SWIZZLE, 32>(r, s) * 8) =
                 load8(a, m, k, row0 + r, k0 + 8 * s, k % 8 == 0);
             int i = piece / 16, u = piece % 16; // B: 16 chunks a row
             *reinterpret_cast<uint4 *>(bs + i * 128 + b_chunk<SWIZZLE>(i, u) * 8) =
                 load8(b, k, n, k0 + i, col0 + 8 * u, n % 8 == 0);
         }
         __syncthreads();
-        multiply_tiles<128, SWIZZLE>(as, bs, acc, wrow, wcol, lane);
+        multiply_tiles<128, 32, SWIZZLE>(as, bs, acc, wrow, wcol, lane);
         __syncthreads();
     }
     store_part(c, acc, m, n, row0 + wrow, col0 + wcol, lane);
@@ -289,32 +294,33 @@ __device__ __forceinline__ void copy8(__nv_bfloat16 *to, const __nv_bfloat16 *p,
 
 // ANCHOR: pipelined
 // A block computes a 128×BN tile of C, each warp a 64×64 part, while STAGES - 1 slices of A
-// and B are on their way to shared memory: a slice is asked for STAGES - 1 steps before it is
-// multiplied. The stages live in dynamic shared memory, A's 128×32 then B's 32×BN in each.
-template <int BN, int STAGES, int THREADS>
+// and B, BK deep, are on their way to shared memory: a slice is asked for STAGES - 1 steps
+// before it is multiplied. The stages live in dynamic shared memory, A's 128×BK then B's BK×BN
+// in each.
+template <int BN, int BK, int STAGES, int THREADS>
 __device__ __forceinline__ void bf16_mma_pipelined(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
     static_assert(THREADS == 2 * (BN / 64) * 32, "one warp per 64×64 part");
-    constexpr int A_SIZE = 128 * 32, STAGE_SIZE = A_SIZE + 32 * BN;
+    constexpr int A_SIZE = 128 * BK, STAGE_SIZE = A_SIZE + BK * BN;
     extern __shared__ __align__(16) __nv_bfloat16 stages[];
     int t = threadIdx.x, warp = t / 32, lane = t % 32;
     int wrow = (warp / (BN / 64)) * 64, wcol = (warp % (BN / 64)) * 64;
     int row0 = blockIdx.y * 128, col0 = blockIdx.x * BN;
-    int slices = (k + 31) / 32;
+    int slices = (k + BK - 1) / BK;
 
     auto ask_for = [&](int slice) {
         if (slice < slices) {
             __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE, *bs = as + A_SIZE;
-            int k0 = slice * 32;
+            int k0 = slice * BK;
 #pragma unroll
-            for (int l = 0; l < 128 * 4 / THREADS; ++l) {
-                int piece = t + THREADS * l, r = piece / 4, s = piece % 4;
-                copy8(as + r * 32 + a_chunk<true>(r, s) * 8, a, m, k, row0 + r, k0 + 8 * s,
+            for (int l = 0; l < 128 * (BK / 8) / THREADS; ++l) {
+                int piece = t + THREADS * l, r = piece / (BK / 8), s = piece % (BK / 8);
+                copy8(as + r * BK + a_chunk<true, BK>(r, s) * 8, a, m, k, row0 + r, k0 + 8 * s,
                       k % 8 == 0);
             }
 #pragma unroll
-            for (int l = 0; l < 32 * (BN / 8) / THREADS; ++l) {
+            for (int l = 0; l < BK * (BN / 8) / THREADS; ++l) {
                 int piece = t + THREADS * l, i = piece / (BN / 8), u = piece % (BN / 8);
                 copy8(bs + i * BN + b_chunk<true>(i, u) * 8, b, k, n, k0 + i, col0 + 8 * u,
                       n % 8 == 0);
@@ -331,7 +337,7 @@ __device__ __forceinline__ void bf16_mma_pipelined(
         __syncthreads();           // ...and everyone's; the stage read last step is free
         ask_for(slice + STAGES - 1);
         const __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE;
-        multiply_tiles<BN, true>(as, as + A_SIZE, acc, wrow, wcol, lane);
+        multiply_tiles<BN, BK, true>(as, as + A_SIZE, acc, wrow, wcol, lane);
     }
     store_part(c, acc, m, n, row0 + wrow, col0 + wcol, lane);
 }
@@ -339,11 +345,16 @@ __device__ __forceinline__ void bf16_mma_pipelined(
 extern "C" __global__ void __launch_bounds__(128) bf16_mma_pipelined_128x128x32_4(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
-    bf16_mma_pipelined<128, 4, 128>(a, b, c, m, n, k);
+    bf16_mma_pipelined<128, 32, 4, 128>(a, b, c, m, n, k);
 }
-extern "C" __global__ void __launch_bounds__(256) bf16_mma_pipelined_128x256x32_3(
+extern "C" __global__ void __launch_bounds__(128) bf16_mma_pipelined_128x128x64_3(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
-    bf16_mma_pipelined<256, 3, 256>(a, b, c, m, n, k);
+    bf16_mma_pipelined<128, 64, 3, 128>(a, b, c, m, n, k);
+}
+extern "C" __global__ void __launch_bounds__(256) bf16_mma_pipelined_128x256x64_3(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
+{
+    bf16_mma_pipelined<256, 64, 3, 256>(a, b, c, m, n, k);
 }
 // ANCHOR_END: pipelined

@@ -151,10 +151,13 @@ fn main() {
 fn ladder<'a>(stream: &'a Arc<CudaStream>, k: &'a ch09_bf16_gemm::Kernels) -> Vec<Rung<'a>> {
     // The pipelined kernels keep their stages in more dynamic shared memory than the 48 KiB a
     // kernel gets unless it asks.
-    let (shared_128, shared_256) = (4 * (128 * 32 + 32 * 128) * 2, 3 * (128 * 32 + 32 * 256) * 2);
+    // Each stage holds A's 128×BK and B's BK×BN in bf16, two bytes each.
+    let stages = |count: u32, bk: u32, bn: u32| count * (128 * bk + bk * bn) * 2;
+    let (shallow, deep, wide) = (stages(4, 32, 128), stages(3, 64, 128), stages(3, 64, 256));
     for (kernel, bytes) in [
-        (k.bf16_mma_pipelined_128x128x32_4.function(), shared_128),
-        (k.bf16_mma_pipelined_128x256x32_3.function(), shared_256),
+        (k.bf16_mma_pipelined_128x128x32_4.function(), shallow),
+        (k.bf16_mma_pipelined_128x128x64_3.function(), deep),
+        (k.bf16_mma_pipelined_128x256x64_3.function(), wide),
     ] {
         kernel
             .set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)
@@ -187,14 +190,21 @@ fn ladder<'a>(stream: &'a Arc<CudaStream>, k: &'a ch09_bf16_gemm::Kernels) -> Ve
             &k.bf16_mma_pipelined_128x128x32_4,
             128,
             128,
-            shared_128
+            shallow
         ),
         rung!(
-            "128x256 tiles, 3 stages",
-            &k.bf16_mma_pipelined_128x256x32_3,
+            "64 deep, 3 stages",
+            &k.bf16_mma_pipelined_128x128x64_3,
+            128,
+            128,
+            deep
+        ),
+        rung!(
+            "128x256 tiles",
+            &k.bf16_mma_pipelined_128x256x64_3,
             256,
             256,
-            shared_256
+            wide
         ),
     ]
     // ANCHOR_END: rungs

@@ -5,12 +5,13 @@ use course::exit::{EXIT_BAD_ARGUMENT, fail};
 use course::ncu::read_log;
 
 /// The rungs in the ladder's order: kernel name, the ladder's name for it.
-const RUNGS: [(&str, &str); 5] = [
+const RUNGS: [(&str, &str); 6] = [
     ("bf16_wmma", "WMMA"),
     ("bf16_mma_plain", "mma.sync + ldmatrix"),
     ("bf16_mma_swizzled", "swizzled"),
     ("bf16_mma_pipelined_128x128x32_4", "cp.async, 4 stages"),
-    ("bf16_mma_pipelined_128x256x32_3", "128x256 tiles, 3 stages"),
+    ("bf16_mma_pipelined_128x128x64_3", "64 deep, 3 stages"),
+    ("bf16_mma_pipelined_128x256x64_3", "128x256 tiles"),
 ];
 
 fn main() {
@@ -51,8 +52,8 @@ fn main() {
             "{rung:<24} {:>6.1}% {:>7.0}M {:>8.0}M {:>8.0}M {:>7.1}%  {:>7.2} {:>7.2} {:>5.2}",
             get("sm__pipe_tensor_op_hmma_cycles_active.avg.pct_of_peak_sustained_active"),
             get("smsp__inst_executed_op_ldsm.sum") / 1e6,
-            get("l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ldsm.sum") / 1e6,
-            get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ldsm.sum") / 1e6,
+            get("l1tex__data_pipe_lsu_wavefronts_mem_shared.sum") / 1e6,
+            get("l1tex__data_bank_conflicts_pipe_lsu_mem_shared.sum") / 1e6,
             get("sm__warps_active.avg.pct_of_peak_sustained_active"),
             stall("barrier"),
             stall("long_scoreboard"),
@@ -61,8 +62,9 @@ fn main() {
     }
     // ANCHOR_END: table
     println!("Tensor pipe: share of cycles the SMs' tensor cores were busy.");
-    println!("ldmatrix loads: instructions (WMMA's fragment loads become ldmatrix too);");
-    println!("wavefronts: passes the shared memory needed to serve them; conflicts: extra passes.");
+    println!("ldmatrix loads: instructions (WMMA loads its fragments with plain shared loads).");
+    println!("Shared wavefronts: passes the shared memory needed for all its loads and stores;");
+    println!("bank conflicts: the extra passes among them.");
     println!("Warps active: resident warps, as a share of the most an SM holds.");
     println!("Stalls: cycles a warp waited per instruction issued, at a barrier, on global memory");
     println!("(long scoreboard) and on a full shared-memory queue (MIO throttle).");

@@ -27,22 +27,65 @@ fn up(v: u64, to: u64) -> u64 {
     v.div_ceil(to) * to
 }
 
-/// Dynamic shared memory: mostly the `needed` bytes, else one less, one more or anything.
-fn shared_near(needed: u32) -> BoxedStrategy<u32> {
+/// A pipelined kernel's template arguments, `bf16_mma_pipelined<BN, BK, STAGES, THREADS>`.
+#[derive(Clone, Copy)]
+struct Pipeline {
+    bn: u64,
+    bk: u64,
+    stages: u64,
+    threads: u64,
+}
+
+impl Pipeline {
+    /// STAGE_SIZE = A_SIZE + BK·BN with A_SIZE = 128·BK, in bytes (bf16).
+    fn stage_bytes(self) -> u64 {
+        (BM * self.bk + self.bk * self.bn) * 2
+    }
+
+    /// The dynamic shared memory of all the stages, what the contract asks for.
+    fn shared(self) -> u32 {
+        (self.stages * self.stage_bytes()) as u32
+    }
+}
+
+const P128X128X32_4: Pipeline = Pipeline {
+    bn: 128,
+    bk: 32,
+    stages: 4,
+    threads: 128,
+};
+const P128X128X64_3: Pipeline = Pipeline {
+    bn: 128,
+    bk: 64,
+    stages: 3,
+    threads: 128,
+};
+const P128X256X64_3: Pipeline = Pipeline {
+    bn: 256,
+    bk: 64,
+    stages: 3,
+    threads: 256,
+};
+
+/// Dynamic shared memory for a pipelined kernel: mostly the bytes of its stages, else one less,
+/// one more, a stage short, or anything up to twice them.
+fn shared_near(p: Pipeline) -> BoxedStrategy<u32> {
+    let needed = p.shared();
     prop_oneof![
-        6 => Just(needed),
+        12 => Just(needed),
         1 => Just(needed - 1),
         1 => Just(needed + 1),
-        1 => 0u32..=100_000,
+        1 => Just(needed - p.stage_bytes() as u32),
+        1 => 0u32..=2 * needed,
     ]
     .boxed()
 }
 
-/// Launches of blocks of `block` threads covering C with 128 × `bn` tiles, with `shared`
-/// bytes of dynamic shared memory (nearly) for a pipelined kernel. m, n and k are empty, single,
-/// whole chunks (multiples of 8) or ragged, even or odd; or k is at its largest (k + 32 =
-/// 2^31, one past, and around), where only an empty or single row of A and column of B fit.
-fn draw(bn: u64, block: u32, shared: Option<u32>) -> BoxedStrategy<Launch> {
+/// Launches of blocks of `block` threads covering C with 128 × `bn` tiles, with (for a
+/// pipelined kernel) nearly the dynamic shared memory its stages need. m, n and k are empty,
+/// single, whole chunks (multiples of 8) or ragged, even or odd; or k is at its largest (k + 64
+/// = 2^31, one past, and around), where only an empty or single row of A and column of B fit.
+fn draw(bn: u64, block: u32, pipeline: Option<Pipeline>) -> BoxedStrategy<Launch> {
     let side = || {
         prop_oneof![
             1 => Just(0u64),
@@ -57,22 +100,36 @@ fn draw(bn: u64, block: u32, shared: Option<u32>) -> BoxedStrategy<Launch> {
         1 => 0u64..=100,
         1 => size(),
     ];
-    // With m = n = 0 nothing is read, but the loop over k still runs to its end; with a row of
-    // A or a column of B, threads + len <= 2^31 keeps k a block's threads below 2^31.
-    let largest_k = prop::sample::select(vec![
-        (1u64 << 31) - 1,
-        (1 << 31) - 31,
-        (1 << 31) - 32,
-        (1 << 31) - 33,
-        (1 << 31) - 64,
-        (1 << 31) - 128,
-        (1 << 31) - 256,
-        (1 << 31) - 288,
-    ]);
+    // With m = n = 0 nothing is read, but the loop over k still runs to its end (k + 64 <= 2^31
+    // lets k reach 2^31 - 64); with a row of A or a column of B, threads + len <= 2^31 keeps k a
+    // block's threads below 2^31.
+    let largest_k = prop_oneof![
+        // The edges: k + 64 = 2^31 and around, and k + 128 or 256 (a block's threads) = 2^31.
+        1 => Just((1u64 << 31) - 64),
+        2 => prop::sample::select(vec![
+            (1u64 << 31) - 63,
+            (1 << 31) - 65,
+            (1 << 31) - 128,
+            (1 << 31) - 129,
+            (1 << 31) - 256,
+            (1 << 31) - 257,
+        ]),
+        1 => prop::sample::select(vec![
+            (1u64 << 31) - 1,
+            (1 << 31) - 31,
+            (1 << 31) - 32,
+            (1 << 31) - 33,
+            (1 << 31) - 96,
+            (1 << 31) - 127,
+            (1 << 31) - 192,
+            (1 << 31) - 255,
+            (1 << 31) - 320,
+        ]),
+    ];
     let small = || prop_oneof![2 => Just(0u64), 1 => Just(1u64), 1 => Just(8u64)];
     let sizes = prop_oneof![
         5 => (side(), side(), k).boxed(),
-        2 => (small(), small(), largest_k).boxed(),
+        3 => (small(), small(), largest_k).boxed(),
     ];
     sizes
         .prop_flat_map(move |(m, n, k)| {
@@ -82,8 +139,8 @@ fn draw(bn: u64, block: u32, shared: Option<u32>) -> BoxedStrategy<Launch> {
                 vec![m * k, k * n, m * n],
                 vec![m as i64, n as i64, k as i64],
             );
-            let bytes = match shared {
-                Some(needed) => shared_near(needed),
+            let bytes = match pipeline {
+                Some(p) => shared_near(p),
                 None => prop_oneof![4 => Just(0u32), 1 => 0u32..=100_000].boxed(),
             };
             (launch, bytes).prop_map(|(mut l, bytes)| {
@@ -95,11 +152,12 @@ fn draw(bn: u64, block: u32, shared: Option<u32>) -> BoxedStrategy<Launch> {
 }
 
 /// How a kernel gets its tiles of A and B: by `load8` through registers (`bf16_wmma`,
-/// `bf16_mma`), or by `copy8` (`cp.async`, `load8` at a ragged edge) into `STAGES` stages.
+/// `bf16_mma`), 32 deep, or by `copy8` (`cp.async`, `load8` at a ragged edge) into the stages
+/// of a pipeline, BK deep.
 #[derive(Clone, Copy)]
 enum Loads {
     Registers,
-    Pipelined { stages: u64 },
+    Pipelined(Pipeline),
 }
 
 /// How a kernel writes C: one float per entry from the staged fragments (`bf16_wmma`), or
@@ -173,24 +231,33 @@ fn gemm_reach(l: &Launch, bn: u64, loads: Loads, stores: Stores) -> Reach {
                 INT_MAX,
             ));
         }
-        Loads::Pipelined { stages } => {
-            let slices = k.div_ceil(32);
-            ints.push(("k + 31, in slices = (k + 31) / 32", kk + 31, INT_MAX));
+        Loads::Pipelined(p) => {
+            let (bk, stages) = (p.bk, p.stages);
+            let slices = k.div_ceil(bk);
+            ints.push((
+                "k + BK - 1, in slices = (k + BK - 1) / BK",
+                kk + i128::from(bk) - 1,
+                INT_MAX,
+            ));
+            // ask_for(s) for s < STAGES - 1, then ask_for(slice + STAGES - 1) for each
+            // slice < slices.
             ints.push((
                 "slice + STAGES - 1, the last slice asked for",
                 i128::from(slices + stages) - 2,
                 INT_MAX,
             ));
+            // k0 = slice * BK for slice < slices; A's columns k0 + 8s (s < BK / 8) and B's
+            // rows k0 + i (i < BK) end at slice * BK + BK - 1.
             ints.push((
-                "k0 + 31 (k0 = slice * 32 for slice < slices)",
-                i128::from(slices * 32) - 1,
+                "slice * BK + BK - 1 (k0 + i, k0 = slice * BK for slice < slices)",
+                i128::from(slices * bk) - 1,
                 INT_MAX,
             ));
             // copy8 of a chunk outside its matrix: cp.async from p itself, 16 bytes with
-            // src-size 0. A's chunks start at row0 + r (r < 128), k0 + 8s (s < 4) for every
-            // slice; B's at k0 + i (i < 32), col0 + 8u.
-            let a_outside = k > 0 && (gy * BM > m || up(k, 8) < up(k, 32));
-            let b_outside = k > 0 && (up(k, 32) > k || gx * bn > n);
+            // src-size 0. A's chunks start at row0 + r (r < 128), k0 + 8s (s < BK / 8) for
+            // every slice; B's at k0 + i (i < BK), col0 + 8u.
+            let a_outside = k > 0 && (gy * BM > m || up(k, 8) < up(k, bk));
+            let b_outside = k > 0 && (up(k, bk) > k || gx * bn > n);
             let standin = |outside: bool, i: usize| {
                 if outside {
                     i128::from(l.offsets[i] % 16)
@@ -229,6 +296,89 @@ fn gemm_reach(l: &Launch, bn: u64, loads: Loads, stores: Stores) -> Reach {
         vectors,
         ints,
     }
+}
+
+/// `a_chunk<SWIZZLE, BK>`: where chunk `chunk` of row `row` of A's 128×BK tile is kept.
+fn a_chunk(swizzle: bool, bk: u64, row: u64, chunk: u64) -> u64 {
+    match (swizzle, bk) {
+        (false, _) => chunk,
+        (true, 32) => chunk ^ ((row >> 1) & 3),
+        (true, _) => chunk ^ (row & 7),
+    }
+}
+
+/// `b_chunk<SWIZZLE>`: where chunk `chunk` of row `row` of B's BK×BN tile is kept.
+fn b_chunk(swizzle: bool, row: u64, chunk: u64) -> u64 {
+    if swizzle { chunk ^ (row & 7) } else { chunk }
+}
+
+/// The shared tiles of a kernel built on `multiply_tiles<BN, BK, SWIZZLE>`, A's 128×BK at `as`
+/// and B's BK×BN at `bs`, as a block of `block.x` threads (a warp per 64×64 part of C) fills and
+/// reads them: each thread copies pieces `piece = t + THREADS * l`, A's 128 (BK / 8) / THREADS
+/// of them (chunk `piece % (BK / 8)` of row `piece / (BK / 8)`) and B's BK (BN / 8) / THREADS
+/// (chunk `piece % (BN / 8)` of row `piece / (BN / 8)`), 8 elements each at its swizzled
+/// place; each lane of a warp gives `ldmatrix` a row of 8 elements, of A at row `wrow + 16 i +
+/// lane % 16`, chunk `kk / 8 + lane / 16`, of B at row `kk + lane % 16`, chunk `(wcol + 16 j) /
+/// 8 + lane / 16`, for kk < BK in steps of 16. The largest element each touches, against the
+/// tile's size.
+fn tile_ints(
+    l: &Launch,
+    bn: u64,
+    bk: u64,
+    threads: u64,
+    swizzle: bool,
+) -> Vec<(&'static str, i128, i128)> {
+    let block = u64::from(l.block[0]);
+    let (a_row, b_row) = (bk / 8, bn / 8);
+    let (mut a_copy, mut b_copy, mut a_read, mut b_read) = (0, 0, 0, 0);
+    for t in 0..block {
+        for piece in (0..BM * a_row / threads).map(|l| t + threads * l) {
+            let (r, s) = (piece / a_row, piece % a_row);
+            a_copy = a_copy.max(r * bk + a_chunk(swizzle, bk, r, s) * 8 + 7);
+        }
+        for piece in (0..bk * b_row / threads).map(|l| t + threads * l) {
+            let (i, u) = (piece / b_row, piece % b_row);
+            b_copy = b_copy.max(i * bn + b_chunk(swizzle, i, u) * 8 + 7);
+        }
+    }
+    for warp in 0..block.div_ceil(32) {
+        let (wrow, wcol) = (warp / (bn / 64) * 64, warp % (bn / 64) * 64);
+        for kk in (0..bk).step_by(16) {
+            for lane in 0..32 {
+                for i in 0..4 {
+                    let (row, chunk) = (wrow + 16 * i + lane % 16, kk / 8 + lane / 16);
+                    a_read = a_read.max(row * bk + a_chunk(swizzle, bk, row, chunk) * 8 + 7);
+                }
+                for j in 0..4 {
+                    let (row, chunk) = (kk + lane % 16, (wcol + 16 * j) / 8 + lane / 16);
+                    b_read = b_read.max(row * bn + b_chunk(swizzle, row, chunk) * 8 + 7);
+                }
+            }
+        }
+    }
+    let (a_size, b_size) = (i128::from(BM * bk) - 1, i128::from(bk * bn) - 1);
+    vec![
+        (
+            "r * BK + a_chunk(r, s) * 8 + 7, a copy's last element of A's tile",
+            i128::from(a_copy),
+            a_size,
+        ),
+        (
+            "i * BN + b_chunk(i, u) * 8 + 7, a copy's last element of B's tile",
+            i128::from(b_copy),
+            b_size,
+        ),
+        (
+            "row * BK + a_chunk(row, chunk) * 8 + 7, ldmatrix's last element of A's tile",
+            i128::from(a_read),
+            a_size,
+        ),
+        (
+            "row * BN + b_chunk(row, chunk) * 8 + 7, ldmatrix's last element of B's tile",
+            i128::from(b_read),
+            b_size,
+        ),
+    ]
 }
 
 /// `piece = t + THREADS * l` for `l < per_thread`: the largest piece a block of `block.x`
@@ -275,16 +425,13 @@ pub fn bf16_wmma() -> Model {
 }
 
 /// `bf16_mma<SWIZZLE>`: 128 threads, 4 warps of 64×64, A's and B's tiles four pieces (chunks)
-/// per thread in `as[128 * 32]` and `bs[32 * 128]`; C through `store_part`.
+/// per thread in `as[128 * 32]` and `bs[32 * 128]` (`a_chunk<SWIZZLE, 32>`), multiplied by
+/// `multiply_tiles<128, 32, SWIZZLE>`; C through `store_part`. Both layouts, plain and swizzled.
 fn bf16_mma_reach(l: &Launch) -> Reach {
     let mut reach = gemm_reach(l, 128, Loads::Registers, Stores::Pairs);
-    let piece = last_piece(l, 128, 4);
-    let warp = (i128::from(l.block[0]) - 1) / 32;
-    reach.ints.extend([
-        ("piece / 4, a row of as (128 × 32)", piece / 4, 127),
-        ("piece / 16, a row of bs (32 × 128)", piece / 16, 31),
-        ("(warp / 2) * 64 + 63, a row of as", warp / 2 * 64 + 63, 127),
-    ]);
+    for swizzle in [false, true] {
+        reach.ints.extend(tile_ints(l, 128, 32, 128, swizzle));
+    }
     reach
 }
 
@@ -303,7 +450,7 @@ pub fn bf16_mma() -> Model {
             (FILE, "store"),
             (FILE, "mma"),
         ],
-        hash: 0xf19652b3d021f85d,
+        hash: 0xc778c5c239028313,
         draw: || draw(128, 128, None),
         contract: |l| {
             ch09_bf16_gemm::Bf16_MmaPlain::contract(
@@ -322,58 +469,42 @@ pub fn bf16_mma() -> Model {
     }
 }
 
-/// The bytes of one stage: A's 128×32 tile and B's 32×BN, bf16.
-fn stage_bytes(bn: u64) -> u64 {
-    (128 * 32 + 32 * bn) * 2
-}
-
-/// `bf16_mma_pipelined<BN, STAGES, THREADS>`: warps of 64×64 (THREADS = 2 (BN / 64) 32),
-/// the tiles copied `128 * 4 / THREADS` and `32 * (BN / 8) / THREADS` chunks per thread into
-/// stage `slice % STAGES` of the dynamic shared memory, for slice < slices only: the stages
-/// used are min(slices, STAGES), each used whole.
-fn pipelined_reach(l: &Launch, bn: u64, stages: u64, threads: u64) -> Reach {
-    let mut reach = gemm_reach(l, bn, Loads::Pipelined { stages }, Stores::Pairs);
-    let slices = mnk(l)[2].div_ceil(32);
-    let (t, bn_i) = (i128::from(threads), i128::from(bn));
-    let a_piece = last_piece(l, t, 128 * 4 / t);
-    let b_piece = last_piece(l, t, 32 * (bn_i / 8) / t);
-    let warp = (i128::from(l.block[0]) - 1) / 32;
-    reach.ints.extend([
-        ("piece / 4, a row of A's 128×32 tile", a_piece / 4, 127),
-        (
-            "piece / (BN / 8), a row of B's 32×BN tile",
-            b_piece / (bn_i / 8),
-            31,
-        ),
-        (
-            "(warp / (BN / 64)) * 64 + 63, a row of A's tile",
-            warp / (bn_i / 64) * 64 + 63,
-            127,
-        ),
-        (
-            "min(slices, STAGES) * STAGE_SIZE * 2, the bytes of stages[] used",
-            i128::from(slices.min(stages) * stage_bytes(bn)),
-            i128::from(l.shared),
-        ),
-    ]);
+/// `bf16_mma_pipelined<BN, BK, STAGES, THREADS>`: warps of 64×64 (THREADS = 2 (BN / 64) 32),
+/// the tiles copied `128 (BK / 8) / THREADS` and `BK (BN / 8) / THREADS` chunks per thread into
+/// stage `slice % STAGES` of the dynamic shared memory (A's 128×BK tile, then B's BK×BN), for
+/// slice < slices only, and multiplied by `multiply_tiles<BN, BK, true>`: the stages used are
+/// min(slices, STAGES), each used whole.
+fn pipelined_reach(l: &Launch, p: Pipeline) -> Reach {
+    let mut reach = gemm_reach(l, p.bn, Loads::Pipelined(p), Stores::Pairs);
+    let slices = mnk(l)[2].div_ceil(p.bk);
+    reach.ints.extend(tile_ints(l, p.bn, p.bk, p.threads, true));
+    reach.ints.push((
+        "min(slices, STAGES) * STAGE_SIZE * 2, the bytes of stages[] used",
+        i128::from(slices.min(p.stages) * p.stage_bytes()),
+        i128::from(l.shared),
+    ));
     reach
 }
 
-pub fn bf16_mma_pipelined_128x128() -> Model {
+/// The lines every pipelined kernel mirrors, and their hash.
+const PIPELINED: &[(&str, &str)] = &[
+    (FILE, "edges"),
+    (FILE, "instructions"),
+    (FILE, "swizzle"),
+    (FILE, "warp_tile"),
+    (FILE, "store"),
+    (FILE, "copies"),
+    (FILE, "pipelined"),
+];
+const PIPELINED_HASH: u64 = 0x394f751bb6e03f3b;
+
+pub fn bf16_mma_pipelined_128x128x32_4() -> Model {
     Model {
         kernels: "bf16_mma_pipelined_128x128x32_4",
         buffers: &["a", "b", "c"],
-        mirrors: &[
-            (FILE, "edges"),
-            (FILE, "instructions"),
-            (FILE, "swizzle"),
-            (FILE, "warp_tile"),
-            (FILE, "store"),
-            (FILE, "copies"),
-            (FILE, "pipelined"),
-        ],
-        hash: 0xce06098428d79231,
-        draw: || draw(128, 128, Some(4 * stage_bytes(128) as u32)),
+        mirrors: PIPELINED,
+        hash: PIPELINED_HASH,
+        draw: || draw(128, 128, Some(P128X128X32_4)),
         contract: |l| {
             ch09_bf16_gemm::Bf16_MmaPipelined128x128x32_4::contract(
                 "bf16_mma_pipelined_128x128x32_4",
@@ -387,28 +518,20 @@ pub fn bf16_mma_pipelined_128x128() -> Model {
             )
             .map(|()| vec![])
         },
-        reach: |l, _| pipelined_reach(l, 128, 4, 128),
+        reach: |l, _| pipelined_reach(l, P128X128X32_4),
     }
 }
 
-pub fn bf16_mma_pipelined_128x256() -> Model {
+pub fn bf16_mma_pipelined_128x128x64_3() -> Model {
     Model {
-        kernels: "bf16_mma_pipelined_128x256x32_3",
+        kernels: "bf16_mma_pipelined_128x128x64_3",
         buffers: &["a", "b", "c"],
-        mirrors: &[
-            (FILE, "edges"),
-            (FILE, "instructions"),
-            (FILE, "swizzle"),
-            (FILE, "warp_tile"),
-            (FILE, "store"),
-            (FILE, "copies"),
-            (FILE, "pipelined"),
-        ],
-        hash: 0xce06098428d79231,
-        draw: || draw(256, 256, Some(3 * stage_bytes(256) as u32)),
+        mirrors: PIPELINED,
+        hash: PIPELINED_HASH,
+        draw: || draw(128, 128, Some(P128X128X64_3)),
         contract: |l| {
-            ch09_bf16_gemm::Bf16_MmaPipelined128x256x32_3::contract(
-                "bf16_mma_pipelined_128x256x32_3",
+            ch09_bf16_gemm::Bf16_MmaPipelined128x128x64_3::contract(
+                "bf16_mma_pipelined_128x128x64_3",
                 &l.config(),
                 l.span(0),
                 l.span(1),
@@ -419,7 +542,31 @@ pub fn bf16_mma_pipelined_128x256() -> Model {
             )
             .map(|()| vec![])
         },
-        reach: |l, _| pipelined_reach(l, 256, 3, 256),
+        reach: |l, _| pipelined_reach(l, P128X128X64_3),
+    }
+}
+
+pub fn bf16_mma_pipelined_128x256x64_3() -> Model {
+    Model {
+        kernels: "bf16_mma_pipelined_128x256x64_3",
+        buffers: &["a", "b", "c"],
+        mirrors: PIPELINED,
+        hash: PIPELINED_HASH,
+        draw: || draw(256, 256, Some(P128X256X64_3)),
+        contract: |l| {
+            ch09_bf16_gemm::Bf16_MmaPipelined128x256x64_3::contract(
+                "bf16_mma_pipelined_128x256x64_3",
+                &l.config(),
+                l.span(0),
+                l.span(1),
+                l.span(2),
+                l.arg(0)?,
+                l.arg(1)?,
+                l.arg(2)?,
+            )
+            .map(|()| vec![])
+        },
+        reach: |l, _| pipelined_reach(l, P128X256X64_3),
     }
 }
 
@@ -428,8 +575,9 @@ pub fn models() -> Vec<Model> {
     vec![
         bf16_wmma(),
         bf16_mma(),
-        bf16_mma_pipelined_128x128(),
-        bf16_mma_pipelined_128x256(),
+        bf16_mma_pipelined_128x128x32_4(),
+        bf16_mma_pipelined_128x128x64_3(),
+        bf16_mma_pipelined_128x256x64_3(),
     ]
 }
 
@@ -444,11 +592,16 @@ fn bf16_mma_stays_inside() {
 }
 
 #[test]
-fn bf16_mma_pipelined_128x128_stays_inside() {
-    prove(bf16_mma_pipelined_128x128());
+fn bf16_mma_pipelined_128x128x32_4_stays_inside() {
+    prove(bf16_mma_pipelined_128x128x32_4());
 }
 
 #[test]
-fn bf16_mma_pipelined_128x256_stays_inside() {
-    prove(bf16_mma_pipelined_128x256());
+fn bf16_mma_pipelined_128x128x64_3_stays_inside() {
+    prove(bf16_mma_pipelined_128x128x64_3());
+}
+
+#[test]
+fn bf16_mma_pipelined_128x256x64_3_stays_inside() {
+    prove(bf16_mma_pipelined_128x256x64_3());
 }
