@@ -160,7 +160,10 @@ fn ladder<'a>(stream: &'a Arc<CudaStream>, k: &'a ch09_bf16_gemm::Kernels) -> Ve
         (k.bf16_mma_pipelined_128x256x64_3.function(), wide),
     ] {
         kernel
-            .set_attribute(CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes as i32)
+            .set_attribute(
+                CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                bytes as i32,
+            )
             .or_exit("allow the pipelined kernel its shared memory");
     }
     // `rung!(name, kernel, tile columns, threads, shared bytes)`: every rung takes
@@ -262,8 +265,12 @@ fn exact_on_whole_numbers(stream: &Arc<CudaStream>, rungs: &[Rung], blas: &Blas1
                 want[i * n + j] = sum as f32;
             }
         }
-        let a = stream.clone_htod(&round_all(&a_host)).or_exit("copy A to the GPU");
-        let b = stream.clone_htod(&round_all(&b_host)).or_exit("copy B to the GPU");
+        let a = stream
+            .clone_htod(&round_all(&a_host))
+            .or_exit("copy A to the GPU");
+        let b = stream
+            .clone_htod(&round_all(&b_host))
+            .or_exit("copy B to the GPU");
         let mut wrong = Vec::new();
         let run_blas: Box<Multiply> = Box::new(|s, a, b, c| blas.gemm_bf16(s, a, b, c));
         let everyone = rungs

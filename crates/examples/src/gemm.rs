@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use cudarc::cublas::sys::{
-    cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasSetWorkspace_v2,
-    cudaDataType_t,
+    cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasSetWorkspace_v2, cudaDataType_t,
 };
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, result::gemm_ex};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};

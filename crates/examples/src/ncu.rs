@@ -28,4 +28,3 @@ pub fn read_log(text: &str) -> BTreeMap<String, BTreeMap<String, f64>> {
     }
     kernels
 }
-
