@@ -14,7 +14,9 @@
 //!    exactly), and every number on a line the program marks `(varies)` (changes from run to
 //!    run: a racy count) or `(this machine)` (a fact of the hardware or derived from one), and
 //!    the `CPU: ...` / `GPU: ...` line that names the machine, indented or not (its words may
-//!    differ too: the GPU's name, compute capability and SM count are masked as one).
+//!    differ too: the GPU's name, compute capability and SM count are masked as one). The
+//!    GPU's name that a run's first `GPU:` line states is read as the book's wherever else the
+//!    run prints it (a line that compares a rate with this GPU's datasheet names it).
 //!    A marked line may not state a verdict or a bound: a result is never masked.
 //!
 //! Runs of spaces count as one, since masked numbers change the widths of table columns.
@@ -359,6 +361,7 @@ fn compare_line(e: &str, a: &str) -> Result<Compared, String> {
 /// `Ok` when `actual` shows the same output as `expected`, else a message naming the first
 /// line that differs and why.
 pub fn compare(expected: &str, actual: &str) -> Result<Compared, String> {
+    let actual = &*on_the_books_gpu(expected, actual);
     let mut total = Compared::default();
     for (i, e) in expected.lines().enumerate() {
         if let Some(why) = lint_line(e) {
@@ -387,10 +390,28 @@ pub fn compare(expected: &str, actual: &str) -> Result<Compared, String> {
     Ok(total)
 }
 
+/// The GPU's name as the first `GPU: NAME (...)` line of an output states it.
+fn gpu_name(text: &str) -> Option<&str> {
+    let rest = text
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("GPU: "))?;
+    let name = rest.split(" (").next().unwrap_or(rest).trim();
+    (!name.is_empty()).then_some(name)
+}
+
+/// The run's output with its GPU's name, wherever it occurs, replaced by the book's.
+fn on_the_books_gpu<'a>(expected: &str, actual: &'a str) -> std::borrow::Cow<'a, str> {
+    match (gpu_name(expected), gpu_name(actual)) {
+        (Some(book), Some(run)) if book != run => actual.replace(run, book).into(),
+        _ => actual.into(),
+    }
+}
+
 /// The lines where a run differs from the book, by the rules of [`compare`]: each one's line
 /// in the expected-output file (the command is line 1), the book's line and the run's (empty
 /// when the run printed fewer lines). Empty when every line the book shows matches.
 pub fn differences(expected: &str, actual: &str) -> Vec<(usize, String, String)> {
+    let actual = &*on_the_books_gpu(expected, actual);
     let act: Vec<&str> = actual.lines().collect();
     let differs = |i: usize, e: &str| act.get(i).is_none_or(|a| compare_line(e, a).is_err());
     expected
@@ -572,6 +593,18 @@ mod tests {
         "recorded on two GPUs by an older multi_gpu, which named each GPU mid-line; the \
          program now prints a `GPU:` line per GPU, and the case needs two GPUs to record again",
     )];
+
+    #[test]
+    fn the_gpus_name_is_masked_wherever_the_run_prints_it() {
+        let book = "GPU: NVIDIA H100 80GB HBM3 (compute capability 9.0, 132 SMs)\n\
+                    cuBLAS at 716 TFLOP/s is 72% of the datasheet's 989.4 TFLOP/s (NVIDIA H100 80GB HBM3)\n";
+        let h200 = book.replace("NVIDIA H100 80GB HBM3", "NVIDIA H200");
+        assert!(compare(book, &h200).is_ok());
+        // A name that is not the run's own GPU's is still a difference.
+        let other = h200.replacen("(NVIDIA H200)", "(NVIDIA A100)", 1);
+        assert!(compare(book, &other).is_err());
+        assert_eq!(differences(book, &h200), vec![]);
+    }
 
     #[test]
     fn every_recording_compares_equal_on_another_gpu() {
