@@ -117,6 +117,19 @@ pub fn arch_of(ctx: &CudaContext) -> String {
     format!("sm_{major}{minor}")
 }
 
+/// The compute capability a kernel file says it needs in a line `// requires: sm_XY` (`sm_90a`
+/// counts as 9.0), or `None` when it runs on every GPU the course compiles for.
+pub fn required_capability(source: &str) -> Option<(i32, i32)> {
+    let digits: String = source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// requires: sm_"))?
+        .chars()
+        .take_while(|c| c.is_ascii_digit())
+        .collect();
+    let number: i32 = digits.parse().ok()?;
+    Some((number / 10, number % 10))
+}
+
 /// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
 pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
     let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
@@ -183,6 +196,21 @@ fn fail(message: &str) -> ! {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_files_required_capability_is_read_from_its_requires_line() {
+        assert_eq!(
+            required_capability("// x\n// requires: sm_80\n"),
+            Some((8, 0))
+        );
+        assert_eq!(required_capability("// requires: sm_90a\n"), Some((9, 0)));
+        assert_eq!(required_capability("// requires: sm_120\n"), Some((12, 0)));
+        assert_eq!(
+            required_capability("extern \"C\" __global__ void k() {}\n"),
+            None
+        );
+    }
+
     use super::*;
 
     #[test]
