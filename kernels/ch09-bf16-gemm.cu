@@ -209,7 +209,8 @@ __device__ __forceinline__ void store_part(
                     continue;
                 float *at = c + row * n + col;
                 if (n % 2 == 0)
-                    *reinterpret_cast<float2 *>(at) = make_float2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
+                    *reinterpret_cast<float2 *>(at) =
+                        make_float2(acc[i][j][2 * h], acc[i][j][2 * h + 1]);
                 else {
                     at[0] = acc[i][j][2 * h];
                     if (col + 1 < n)
