@@ -5,7 +5,7 @@
 use std::sync::Arc;
 
 use course::compare::{count_mismatches, verdict};
-use course::gemm::{Samples, Shape, cublas, cublas_sgemm};
+use course::gemm::{Samples, Shape, cublas, cublas_sgemm, integer_product, whole_numbers};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size};
 use course::kernel::load;
 use course::kernel_file;
@@ -281,18 +281,9 @@ fn exact_on_whole_numbers(stream: &Arc<CudaStream>, rungs: &[Rung], seed: u64) {
     };
     let Shape { m, k, n } = shape;
     let mut rng = Rng::new(seed);
-    let mut whole =
-        |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(17) as f32 - 8.0).collect() };
-    let (a_host, b_host) = (whole(m * k), whole(k * n));
-    let mut want = vec![0f32; m * n];
-    for i in 0..m {
-        for j in 0..n {
-            let sum: i64 = (0..k)
-                .map(|p| a_host[i * k + p] as i64 * b_host[p * n + j] as i64)
-                .sum();
-            want[i * n + j] = sum as f32;
-        }
-    }
+    let a_host = whole_numbers(m * k, &mut rng);
+    let b_host = whole_numbers(k * n, &mut rng);
+    let want = integer_product(&a_host, &b_host, shape);
     let a = stream.clone_htod(&a_host).or_exit("copy A to the GPU");
     let b = stream.clone_htod(&b_host).or_exit("copy B to the GPU");
     let mut wrong = Vec::new();

@@ -6,10 +6,8 @@ use std::sync::Arc;
 
 use course::bf16::{Bf16, round_all, widen_all};
 use course::compare::{count_mismatches, verdict};
-use course::gemm::{Blas16, Samples, Shape, TENSOR_CORE_UNIT};
-use course::gpu::{
-    OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, require_compute_capability,
-};
+use course::gemm::{Blas16, Samples, Shape, TENSOR_CORE_UNIT, integer_product, whole_numbers};
+use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, require_gpu_for};
 use course::kernel::load;
 use course::kernel_file;
 use course::launch::Launcher;
@@ -66,9 +64,9 @@ fn main() {
     let ctx = gpu_or_exit();
     let stream = ctx.default_stream();
     println!("{}", describe(&ctx));
-    require_compute_capability(&ctx, (8, 0), "bfloat16 tensor cores");
-    let kernels =
-        ch09_bf16_gemm::Kernels::load(&load(&ctx, &kernel_file!("ch09-bf16-gemm.cu"), false));
+    let file = kernel_file!("ch09-bf16-gemm.cu");
+    require_gpu_for(&ctx, &file);
+    let kernels = ch09_bf16_gemm::Kernels::load(&load(&ctx, &file, false));
     let rungs = ladder(&stream, &kernels);
     let blas = Blas16::new(&stream);
 
@@ -253,18 +251,9 @@ fn exact_on_whole_numbers(stream: &Arc<CudaStream>, rungs: &[Rung], blas: &Blas1
         },
     ] {
         let Shape { m, k, n } = shape;
-        let mut whole =
-            |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(17) as f32 - 8.0).collect() };
-        let (a_host, b_host) = (whole(m * k), whole(k * n));
-        let mut want = vec![0f32; m * n];
-        for i in 0..m {
-            for j in 0..n {
-                let sum: i64 = (0..k)
-                    .map(|p| a_host[i * k + p] as i64 * b_host[p * n + j] as i64)
-                    .sum();
-                want[i * n + j] = sum as f32;
-            }
-        }
+        let a_host = whole_numbers(m * k, &mut rng);
+        let b_host = whole_numbers(k * n, &mut rng);
+        let want = integer_product(&a_host, &b_host, shape);
         let a = stream
             .clone_htod(&round_all(&a_host))
             .or_exit("copy A to the GPU");

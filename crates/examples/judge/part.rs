@@ -4,7 +4,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 
 use course::gpu::{NoGpu, find_gpu};
-use course::kernel::{KernelFile, arch_of, compile, nvrtc_present, required_capability};
+use course::kernel::{KernelFile, arch_of, compile, nvrtc_present, too_old_for};
 use cudarc::driver::CudaContext;
 use protocol::remote::{RunnerReply, Timing, Verdict as Said};
 use serde_json::Value;
@@ -61,8 +61,10 @@ pub fn judge_gpu(part: &GpuPart, plan: &Value, todo: Option<String>, seeds: &[u6
             };
         }
     };
-    if let Some(too_old) = too_old_a_gpu(ctx, file) {
-        return Verdict::Skipped(too_old);
+    if let Some(too_old) = too_old_for(ctx, file) {
+        return Verdict::Skipped(format!(
+            "{too_old}; judge it on the workshop's server with --remote"
+        ));
     }
     let gpu = match load(ctx, file) {
         Ok(gpu) => gpu,
@@ -75,19 +77,6 @@ pub fn judge_gpu(part: &GpuPart, plan: &Value, todo: Option<String>, seeds: &[u6
             Some(check) => check(&gpu, seed),
             None => Ok(()),
         }
-    })
-}
-
-/// Why this GPU cannot run the kernel file, where the file's `// requires: sm_XY` asks for a
-/// higher compute capability than the GPU's.
-fn too_old_a_gpu(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
-    let needed = required_capability(file.source)?;
-    let have = ctx.compute_capability().ok()?;
-    (have < needed).then(|| {
-        format!(
-            "too old a GPU: kernels/{} needs compute capability {}.{} or newer, and this one's is {}.{}; judge it on the workshop's server with --remote",
-            file.name, needed.0, needed.1, have.0, have.1
-        )
     })
 }
 

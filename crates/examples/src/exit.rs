@@ -11,7 +11,7 @@
 //! | 78 ([`EXIT_TOO_LITTLE_MEMORY`]) | the problem needs more GPU memory than is free: a skip named `too little GPU memory` | [`crate::memory::ensure_memory`] |
 //! | 79 ([`EXIT_TOO_FEW_GPUS`]) | the run asks for more GPUs than there are: a skip named `too few GPUs` | `multi_gpu` |
 //! | 80 ([`EXIT_NO_CLUSTERS`]) | the GPU has no thread-block clusters (compute capability below 9.0): a skip named `no clusters` | [`crate::gpu::require_clusters`] |
-//! | 81 ([`EXIT_OLDER_GPU`]) | the GPU's compute capability is below what the program needs: a skip named `too old a GPU` | [`crate::gpu::require_compute_capability`] |
+//! | 81 ([`EXIT_OLDER_GPU`]) | the GPU's compute capability is below what the program needs: a skip named `too old a GPU` | [`crate::gpu::require_gpu_for`] |
 //!
 //! A GPU that is there but that the driver cannot open (a driver too old, a device busy in
 //! exclusive-process mode) is status 1, with the driver's error named, never a skip.

@@ -64,6 +64,27 @@ pub fn gamma_with(k: usize, u: f64) -> f64 {
 pub const TENSOR_CORE_UNIT: f64 = 1.0 / 4_194_304.0;
 // ANCHOR_END: tensor_unit
 
+/// `len` whole numbers in [-8, 8], as f32: every product of two is at most 64, so a sum of up
+/// to 2¹⁸ of them is a whole number below 2²⁴, exact in f32 (and in bf16 inputs) in any order.
+pub fn whole_numbers(len: usize, rng: &mut Rng) -> Vec<f32> {
+    (0..len).map(|_| rng.below(17) as f32 - 8.0).collect()
+}
+
+/// C = A·B of whole numbers, summed exactly in i64: what every order of f32 sums must equal.
+pub fn integer_product(a: &[f32], b: &[f32], shape: Shape) -> Vec<f32> {
+    let Shape { m, k, n } = shape;
+    let mut c = vec![0f32; m * n];
+    for i in 0..m {
+        for j in 0..n {
+            let sum: i64 = (0..k)
+                .map(|p| a[i * k + p] as i64 * b[p * n + j] as i64)
+                .sum();
+            c[i * n + j] = sum as f32;
+        }
+    }
+    c
+}
+
 /// Entries of C drawn at random, each with its value computed in f64 and its rounding bound.
 pub struct Samples {
     at: Vec<(usize, usize)>,

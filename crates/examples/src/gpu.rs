@@ -161,20 +161,11 @@ mod tests {
     }
 }
 
-/// Stop with one sentence and the skip status [`EXIT_OLDER_GPU`] unless the GPU's compute
-/// capability is at least `needed`, which `what` needs.
-pub fn require_compute_capability(ctx: &CudaContext, needed: (i32, i32), what: &str) {
-    let have = ctx
-        .compute_capability()
-        .or_exit("read the compute capability");
-    if have < needed {
-        crate::exit::fail(
-            EXIT_OLDER_GPU,
-            &format!(
-                "too old a GPU: {what} need compute capability {}.{} or newer, and this one's is {}.{}.",
-                needed.0, needed.1, have.0, have.1
-            ),
-        );
+/// Stop with one sentence and the skip status [`EXIT_OLDER_GPU`] where `file` says it needs a
+/// newer GPU than this one (its `// requires: sm_XY` line).
+pub fn require_gpu_for(ctx: &CudaContext, file: &crate::kernel::KernelFile) {
+    if let Some(too_old) = crate::kernel::too_old_for(ctx, file) {
+        crate::exit::fail(EXIT_OLDER_GPU, &format!("{too_old}."));
     }
 }
 

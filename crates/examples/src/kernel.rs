@@ -130,6 +130,19 @@ pub fn required_capability(source: &str) -> Option<(i32, i32)> {
     Some((number / 10, number % 10))
 }
 
+/// Why this GPU cannot run `file`, where the file's `// requires: sm_XY` asks for a higher
+/// compute capability than the GPU's: one sentence that starts `too old a GPU`.
+pub fn too_old_for(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
+    let needed = required_capability(file.source)?;
+    let have = ctx.compute_capability().ok()?;
+    (have < needed).then(|| {
+        format!(
+            "too old a GPU: kernels/{} needs compute capability {}.{} or newer, and this one's is {}.{}",
+            file.name, needed.0, needed.1, have.0, have.1
+        )
+    })
+}
+
 /// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
 pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
     let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
@@ -196,6 +209,7 @@ fn fail(message: &str) -> ! {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_files_required_capability_is_read_from_its_requires_line() {
@@ -210,8 +224,6 @@ mod tests {
             None
         );
     }
-
-    use super::*;
 
     #[test]
     fn a_kernel_in_the_override_folder_replaces_the_embedded_one() {

@@ -36,7 +36,7 @@ mod launchers {
 
 use std::path::Path;
 
-use course::kernel::{KernelFile, compile_with, nvrtc_present};
+use course::kernel::{KernelFile, compile_with, nvrtc_present, required_capability};
 use course::ptx::{hot_loop, kernel_body, kernel_names, occurrences};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use protocol::Missing;
@@ -188,10 +188,7 @@ const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 /// (NVRTC 13 compiles nothing older than sm_75).
 fn archs_for(source: &str) -> Vec<&'static str> {
     let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
-    let required = source.lines().find_map(|l| {
-        let number = l.trim().strip_prefix("// requires: sm_")?;
-        number.trim().parse::<u32>().ok()
-    });
+    let required = required_capability(source).map(|(major, minor)| (major * 10 + minor) as u32);
     let Some(min) = required else {
         return ARCHS.to_vec();
     };

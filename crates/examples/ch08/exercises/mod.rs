@@ -14,7 +14,7 @@
 
 /// This file's text: the judge's fingerprint hashes every chapter's checks.
 pub const CHECKS: &str = include_str!("mod.rs");
-use course::gemm::gamma;
+use course::gemm::{Shape, gamma, integer_product, whole_numbers};
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
@@ -102,17 +102,14 @@ fn check_blocking_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), St
     let fresh = (side(), side(), side());
     for (m, k, n) in SHAPES.into_iter().chain([fresh]) {
         let shape = format!("{m}x{k} times {k}x{n}");
-        let mut whole =
-            |len: usize| -> Vec<f32> { (0..len).map(|_| rng.below(17) as f32 - 8.0).collect() };
-        let (a, b) = (whole(m * k), whole(k * n));
+        let a = whole_numbers(m * k, &mut rng);
+        let b = whole_numbers(k * n, &mut rng);
         let c = product(gpu, &launcher, &a, &b, (m, k, n))?;
+        let exact = integer_product(&a, &b, Shape { m, k, n });
         for i in 0..m {
             for j in 0..n {
-                let want: i64 = (0..k)
-                    .map(|p| a[i * k + p] as i64 * b[p * n + j] as i64)
-                    .sum();
-                let got = c[i * n + j];
-                if got != want as f32 {
+                let (got, want) = (c[i * n + j], exact[i * n + j]);
+                if got != want {
                     return Err(format!(
                         "C[{i}][{j}] of {shape}, whole numbers, is {got}, expected {want}"
                     ));

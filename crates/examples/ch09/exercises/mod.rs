@@ -14,7 +14,7 @@
 /// This file's text: the judge's fingerprint hashes every chapter's checks.
 pub const CHECKS: &str = include_str!("mod.rs");
 use course::bf16::{Bf16, round_all, widen_all};
-use course::gemm::{TENSOR_CORE_UNIT, gamma_with};
+use course::gemm::{TENSOR_CORE_UNIT, gamma_with, whole_numbers};
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
@@ -149,12 +149,8 @@ fn check_fragments_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), S
     let fresh = 1 + rng.below(1000) as usize;
     for tiles in TILE_COUNTS.into_iter().chain([fresh]) {
         // Whole numbers in [-8, 8]: exact in bf16, and every sum exact in f32.
-        let mut whole = |len: usize| -> Vec<Bf16> {
-            (0..len)
-                .map(|_| Bf16::from_f32(rng.below(17) as f32 - 8.0))
-                .collect()
-        };
-        let (a, b) = (whole(A_TILE * tiles), whole(B_TILE * tiles));
+        let a = round_all(&whole_numbers(A_TILE * tiles, &mut rng));
+        let b = round_all(&whole_numbers(B_TILE * tiles, &mut rng));
         let c = products(gpu, &launcher, &a, &b, tiles)?;
         check_tiles(
             &c,
