@@ -19,6 +19,8 @@
 // check: bf16_mma_pipelined_128x128x32_4 has cp.async.wait_group
 // check: bf16_mma_pipelined_128x128x64_3 has cp.async.wait_group
 // check: bf16_mma_pipelined_128x256x64_3 has cp.async.wait_group
+// check: bf16_mma_ahead_128x256x64_3 has cp.async.wait_group
+// check: bf16_mma_ahead_128x256x64_3 has mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // launch bf16_*: len(a) = m * k; len(b) = k * n; len(c) = m * n
 // launch bf16_*: m * k <= 2147483647; k * n <= 2147483647; m * n <= 2147483647
 // launch bf16_*: k + 64 <= 2147483648; aligned(a, 16); aligned(b, 16); aligned(c, 16)
@@ -31,6 +33,8 @@
 // launch bf16_mma_pipelined_128x128x64_3: grid.x * 128 >= n; grid.y * 128 >= m
 // launch bf16_mma_pipelined_128x256x64_3: block = block.x = 256; shared >= 147456
 // launch bf16_mma_pipelined_128x256x64_3: grid.x * 256 >= n; grid.y * 128 >= m
+// launch bf16_mma_ahead_128x256x64_3: block = block.x = 256; shared >= 147456
+// launch bf16_mma_ahead_128x256x64_3: grid.x * 256 >= n; grid.y * 128 >= m
 
 #include <cuda_bf16.h>
 #include <mma.h>
@@ -161,8 +165,41 @@ template <bool SWIZZLE> __device__ __forceinline__ int b_chunk(int row, int chun
 // ANCHOR_END: swizzle
 
 // ANCHOR: warp_tile
-// One BK-deep step of a warp's 64×64 part of C: acc[i][j] is its 16×8 piece (i, j). `as` is
-// A's 128×BK tile, `bs` B's BK×BN tile, both laid out by the swizzle (or not).
+// A warp's fragments for one 16-deep step of its 64×64 part of C: fa[i] holds A's rows
+// wrow + 16 i to wrow + 16 i + 15 (16×16), fb[j] B's columns wcol + 8 j to wcol + 8 j + 7
+// (16×8), from A's 128×BK tile `as` and B's BK×BN tile `bs`, laid out by the swizzle (or not).
+template <int BN, int BK, bool SWIZZLE>
+__device__ __forceinline__ void load_fragments(const __nv_bfloat16 *as, const __nv_bfloat16 *bs,
+                                               unsigned fa[4][4], unsigned fb[8][2], int kk,
+                                               int wrow, int wcol, int lane)
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i) {
+        int row = wrow + 16 * i + lane % 16, chunk = kk / 8 + lane / 16;
+        load_matrices(fa[i], as + row * BK + a_chunk<SWIZZLE, BK>(row, chunk) * 8);
+    }
+#pragma unroll
+    for (int j = 0; j < 4; ++j) { // B's k rows kk..kk+15 for 16 columns: two 16×8 pieces
+        int row = kk + lane % 16, chunk = (wcol + 16 * j) / 8 + lane / 16;
+        unsigned r[4];
+        load_matrices_transposed(r, bs + row * BN + b_chunk<SWIZZLE>(row, chunk) * 8);
+        fb[2 * j][0] = r[0], fb[2 * j][1] = r[1];
+        fb[2 * j + 1][0] = r[2], fb[2 * j + 1][1] = r[3];
+    }
+}
+
+// acc[i][j], the warp's 16×8 piece (i, j) of C, += fa[i]·fb[j].
+__device__ __forceinline__ void multiply_fragments(float acc[4][8][4], const unsigned fa[4][4],
+                                                   const unsigned fb[8][2])
+{
+#pragma unroll
+    for (int i = 0; i < 4; ++i)
+#pragma unroll
+        for (int j = 0; j < 8; ++j)
+            mma_16x8x16(acc[i][j], fa[i], fb[j]);
+}
+
+// One BK-deep step of a warp's 64×64 part of C.
 template <int BN, int BK, bool SWIZZLE>
 __device__ __forceinline__ void multiply_tiles(const __nv_bfloat16 *as, const __nv_bfloat16 *bs,
                                                float acc[4][8][4], int wrow, int wcol, int lane)
@@ -170,24 +207,8 @@ __device__ __forceinline__ void multiply_tiles(const __nv_bfloat16 *as, const __
 #pragma unroll
     for (int kk = 0; kk < BK; kk += 16) {
         unsigned fa[4][4], fb[8][2];
-#pragma unroll
-        for (int i = 0; i < 4; ++i) {
-            int row = wrow + 16 * i + lane % 16, chunk = kk / 8 + lane / 16;
-            load_matrices(fa[i], as + row * BK + a_chunk<SWIZZLE, BK>(row, chunk) * 8);
-        }
-#pragma unroll
-        for (int j = 0; j < 4; ++j) { // B's k rows kk..kk+15 for 16 columns: two 16×8 pieces
-            int row = kk + lane % 16, chunk = (wcol + 16 * j) / 8 + lane / 16;
-            unsigned r[4];
-            load_matrices_transposed(r, bs + row * BN + b_chunk<SWIZZLE>(row, chunk) * 8);
-            fb[2 * j][0] = r[0], fb[2 * j][1] = r[1];
-            fb[2 * j + 1][0] = r[2], fb[2 * j + 1][1] = r[3];
-        }
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-#pragma unroll
-            for (int j = 0; j < 8; ++j)
-                mma_16x8x16(acc[i][j], fa[i], fb[j]);
+        load_fragments<BN, BK, SWIZZLE>(as, bs, fa, fb, kk, wrow, wcol, lane);
+        multiply_fragments(acc, fa, fb);
     }
 }
 // ANCHOR_END: warp_tile
@@ -297,8 +318,9 @@ __device__ __forceinline__ void copy8(__nv_bfloat16 *to, const __nv_bfloat16 *p,
 // A block computes a 128×BN tile of C, each warp a 64×64 part, while STAGES - 1 slices of A
 // and B, BK deep, are on their way to shared memory: a slice is asked for STAGES - 1 steps
 // before it is multiplied. The stages live in dynamic shared memory, A's 128×BK then B's BK×BN
-// in each.
-template <int BN, int BK, int STAGES, int THREADS>
+// in each. With AHEAD, each warp loads the fragments of its next 16-deep step before it
+// multiplies those of this one (see `ahead`).
+template <int BN, int BK, int STAGES, int THREADS, bool AHEAD>
 __device__ __forceinline__ void bf16_mma_pipelined(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
@@ -310,22 +332,23 @@ __device__ __forceinline__ void bf16_mma_pipelined(
     int row0 = blockIdx.y * 128, col0 = blockIdx.x * BN;
     int slices = (k + BK - 1) / BK;
 
+    // A thread copies the same chunk of rows A_ROWS (or B_ROWS) apart, so that the swizzle and
+    // most of the address are the same for all of its chunks.
+    constexpr int A_ROWS = THREADS / (BK / 8), B_ROWS = THREADS / (BN / 8);
+    int ra = t / (BK / 8), sa = t % (BK / 8), rb = t / (BN / 8), sb = t % (BN / 8);
+    int a_to = ra * BK + a_chunk<true, BK>(ra, sa) * 8, b_to = rb * BN + b_chunk<true>(rb, sb) * 8;
     auto ask_for = [&](int slice) {
         if (slice < slices) {
             __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE, *bs = as + A_SIZE;
             int k0 = slice * BK;
 #pragma unroll
-            for (int l = 0; l < 128 * (BK / 8) / THREADS; ++l) {
-                int piece = t + THREADS * l, r = piece / (BK / 8), s = piece % (BK / 8);
-                copy8(as + r * BK + a_chunk<true, BK>(r, s) * 8, a, m, k, row0 + r, k0 + 8 * s,
+            for (int l = 0; l < 128 / A_ROWS; ++l)
+                copy8(as + a_to + l * A_ROWS * BK, a, m, k, row0 + ra + l * A_ROWS, k0 + 8 * sa,
                       k % 8 == 0);
-            }
 #pragma unroll
-            for (int l = 0; l < BK * (BN / 8) / THREADS; ++l) {
-                int piece = t + THREADS * l, i = piece / (BN / 8), u = piece % (BN / 8);
-                copy8(bs + i * BN + b_chunk<true>(i, u) * 8, b, k, n, k0 + i, col0 + 8 * u,
+            for (int l = 0; l < BK / B_ROWS; ++l)
+                copy8(bs + b_to + l * B_ROWS * BN, b, k, n, k0 + rb + l * B_ROWS, col0 + 8 * sb,
                       n % 8 == 0);
-            }
         }
         commit_copies(); // a group even past the last slice, so that every step waits alike
     };
@@ -333,12 +356,46 @@ __device__ __forceinline__ void bf16_mma_pipelined(
     float acc[4][8][4] = {};
     for (int s = 0; s < STAGES - 1; ++s)
         ask_for(s);
-    for (int slice = 0; slice < slices; ++slice) {
-        wait_copies<STAGES - 2>(); // this thread's copies of `slice` have landed...
-        __syncthreads();           // ...and everyone's; the stage read last step is free
-        ask_for(slice + STAGES - 1);
-        const __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE;
-        multiply_tiles<BN, BK, true>(as, as + A_SIZE, acc, wrow, wcol, lane);
+    if (!AHEAD) {
+        for (int slice = 0; slice < slices; ++slice) {
+            wait_copies<STAGES - 2>(); // this thread's copies of `slice` have landed...
+            __syncthreads();           // ...and everyone's; the stage read last step is free
+            ask_for(slice + STAGES - 1);
+            const __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE;
+            multiply_tiles<BN, BK, true>(as, as + A_SIZE, acc, wrow, wcol, lane);
+        }
+    } else {
+        // ANCHOR: ahead
+        // Two sets of fragments: while the tensor cores multiply one, ldmatrix fills the other.
+        // The last step of a slice loads the first of the next, once it has landed.
+        constexpr int STEPS = BK / 16;
+        static_assert(STEPS % 2 == 0, "a slice's steps alternate between the two sets");
+        unsigned fa[2][4][4], fb[2][8][2];
+        wait_copies<STAGES - 2>();
+        __syncthreads();
+        if (slices > 0)
+            load_fragments<BN, BK, true>(stages, stages + A_SIZE, fa[0], fb[0], 0, wrow, wcol, lane);
+        for (int slice = 0; slice < slices; ++slice) {
+            const __nv_bfloat16 *as = stages + (slice % STAGES) * STAGE_SIZE;
+#pragma unroll
+            for (int step = 0; step < STEPS; ++step) {
+                int next = (step + 1) % 2;
+                if (step == 0) // every warp passed the last barrier: the stage read before is free
+                    ask_for(slice + STAGES - 1);
+                if (step < STEPS - 1) {
+                    load_fragments<BN, BK, true>(as, as + A_SIZE, fa[next], fb[next],
+                                                 16 * (step + 1), wrow, wcol, lane);
+                } else if (slice + 1 < slices) {
+                    wait_copies<STAGES - 2>(); // the next slice has landed...
+                    __syncthreads();           // ...and no warp reads this stage any more
+                    const __nv_bfloat16 *ns = stages + ((slice + 1) % STAGES) * STAGE_SIZE;
+                    load_fragments<BN, BK, true>(ns, ns + A_SIZE, fa[next], fb[next], 0, wrow,
+                                                 wcol, lane);
+                }
+                multiply_fragments(acc, fa[step % 2], fb[step % 2]);
+            }
+        }
+        // ANCHOR_END: ahead
     }
     store_part(c, acc, m, n, row0 + wrow, col0 + wcol, lane);
 }
@@ -346,16 +403,21 @@ __device__ __forceinline__ void bf16_mma_pipelined(
 extern "C" __global__ void __launch_bounds__(128) bf16_mma_pipelined_128x128x32_4(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
-    bf16_mma_pipelined<128, 32, 4, 128>(a, b, c, m, n, k);
+    bf16_mma_pipelined<128, 32, 4, 128, false>(a, b, c, m, n, k);
 }
 extern "C" __global__ void __launch_bounds__(128) bf16_mma_pipelined_128x128x64_3(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
-    bf16_mma_pipelined<128, 64, 3, 128>(a, b, c, m, n, k);
+    bf16_mma_pipelined<128, 64, 3, 128, false>(a, b, c, m, n, k);
 }
 extern "C" __global__ void __launch_bounds__(256) bf16_mma_pipelined_128x256x64_3(
     const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
 {
-    bf16_mma_pipelined<256, 64, 3, 256>(a, b, c, m, n, k);
+    bf16_mma_pipelined<256, 64, 3, 256, false>(a, b, c, m, n, k);
+}
+extern "C" __global__ void __launch_bounds__(256) bf16_mma_ahead_128x256x64_3(
+    const __nv_bfloat16 *a, const __nv_bfloat16 *b, float *c, int m, int n, int k)
+{
+    bf16_mma_pipelined<256, 64, 3, 256, true>(a, b, c, m, n, k);
 }
 // ANCHOR_END: pipelined

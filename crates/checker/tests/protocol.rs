@@ -118,6 +118,10 @@ fn the_skips_are_named_by_their_exit_status() {
         Some(Missing::NewerGpu)
     );
     assert_eq!(
+        Missing::from_exit_status(EXIT_NOT_HOPPER),
+        Some(Missing::Hopper)
+    );
+    assert_eq!(
         Missing::GpuMemory.skip("x needs 4 GiB").unwrap(),
         "too little GPU memory: x needs 4 GiB"
     );
@@ -132,6 +136,7 @@ fn the_skips_are_named_by_their_exit_status() {
         EXIT_TOO_FEW_GPUS,
         EXIT_NO_CLUSTERS,
         EXIT_OLDER_GPU,
+        EXIT_NOT_HOPPER,
     ];
     for (i, a) in codes.iter().enumerate() {
         assert!(codes[i + 1..].iter().all(|b| a != b));

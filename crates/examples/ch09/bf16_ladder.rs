@@ -6,7 +6,9 @@ use std::sync::Arc;
 
 use course::bf16::{Bf16, round_all, widen_all};
 use course::compare::{count_mismatches, verdict};
-use course::gemm::{Blas16, Samples, Shape, TENSOR_CORE_UNIT, integer_product, whole_numbers};
+use course::gemm::{
+    Blas16, Samples, Shape, TENSOR_CORE_UNIT, against_datasheet, integer_product, whole_numbers,
+};
 use course::gpu::{OrExit, alloc_poisoned, describe, gpu_or_exit, problem_size, require_gpu_for};
 use course::kernel::load;
 use course::kernel_file;
@@ -14,7 +16,7 @@ use course::launch::Launcher;
 use course::random::Rng;
 use course::timing::{Work, fmt_ms, record, time_gpu};
 use cudarc::driver::sys::CUfunction_attribute::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES;
-use cudarc::driver::{CudaContext, CudaSlice, CudaStream, LaunchConfig};
+use cudarc::driver::{CudaSlice, CudaStream, LaunchConfig};
 
 mod ch09_bf16_gemm {
     course::kernels!("ch09-bf16-gemm.cu");
@@ -156,6 +158,7 @@ fn ladder<'a>(stream: &'a Arc<CudaStream>, k: &'a ch09_bf16_gemm::Kernels) -> Ve
         (k.bf16_mma_pipelined_128x128x32_4.function(), shallow),
         (k.bf16_mma_pipelined_128x128x64_3.function(), deep),
         (k.bf16_mma_pipelined_128x256x64_3.function(), wide),
+        (k.bf16_mma_ahead_128x256x64_3.function(), wide),
     ] {
         kernel
             .set_attribute(
@@ -207,29 +210,15 @@ fn ladder<'a>(stream: &'a Arc<CudaStream>, k: &'a ch09_bf16_gemm::Kernels) -> Ve
             256,
             wide
         ),
+        rung!(
+            "fragments a step ahead",
+            &k.bf16_mma_ahead_128x256x64_3,
+            256,
+            256,
+            wide
+        ),
     ]
     // ANCHOR_END: rungs
-}
-
-/// cuBLAS's rate beside NVIDIA's datasheet figure for this GPU's dense bf16 tensor-core peak,
-/// where the program knows it: a cuBLAS far below it would be a weak yardstick.
-fn against_datasheet(ctx: &Arc<CudaContext>, tflops: f64) -> String {
-    let name = ctx.name().unwrap_or_default();
-    let peak = match name.as_str() {
-        n if n.contains("H100") && (n.contains("SXM") || n.contains("HBM3")) => Some(989.4),
-        n if n.contains("H100") && n.contains("PCIe") => Some(756.5),
-        n if n.contains("H200") => Some(989.4),
-        n if n.contains("A100") => Some(312.0),
-        _ => None,
-    };
-    match peak {
-        Some(peak) => format!(
-            "cuBLAS BF16 at {tflops:.0} TFLOP/s is {:.0}% of the datasheet's {peak} TFLOP/s \
-             (dense BF16, {name})",
-            100.0 * tflops / peak
-        ),
-        None => format!("no datasheet figure for the {name} in this program"),
-    }
 }
 
 /// Every rung and cuBLAS on whole numbers in [-8, 8], exact in bf16, with two shapes that are

@@ -5,13 +5,14 @@ use course::exit::{EXIT_BAD_ARGUMENT, fail};
 use course::ncu::read_log;
 
 /// The rungs in the ladder's order: kernel name, the ladder's name for it.
-const RUNGS: [(&str, &str); 6] = [
+const RUNGS: [(&str, &str); 7] = [
     ("bf16_wmma", "WMMA"),
     ("bf16_mma_plain", "mma.sync + ldmatrix"),
     ("bf16_mma_swizzled", "swizzled"),
     ("bf16_mma_pipelined_128x128x32_4", "cp.async, 4 stages"),
     ("bf16_mma_pipelined_128x128x64_3", "64 deep, 3 stages"),
     ("bf16_mma_pipelined_128x256x64_3", "128x256 tiles"),
+    ("bf16_mma_ahead_128x256x64_3", "fragments a step ahead"),
 ];
 
 fn main() {

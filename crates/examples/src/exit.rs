@@ -12,6 +12,7 @@
 //! | 79 ([`EXIT_TOO_FEW_GPUS`]) | the run asks for more GPUs than there are: a skip named `too few GPUs` | `multi_gpu` |
 //! | 80 ([`EXIT_NO_CLUSTERS`]) | the GPU has no thread-block clusters (compute capability below 9.0): a skip named `no clusters` | [`crate::gpu::require_clusters`] |
 //! | 81 ([`EXIT_OLDER_GPU`]) | the GPU's compute capability is below what the program needs: a skip named `too old a GPU` | [`crate::gpu::require_gpu_for`] |
+//! | 82 ([`EXIT_NOT_HOPPER`]) | the kernels are built for `sm_90a`, which only compute capability 9.0 runs: a skip named `not a Hopper GPU` | [`crate::gpu::require_gpu_for`] |
 //!
 //! A GPU that is there but that the driver cannot open (a driver too old, a device busy in
 //! exclusive-process mode) is status 1, with the driver's error named, never a skip.
@@ -26,8 +27,8 @@ use std::sync::Mutex;
 
 use cudarc::driver::{CudaFunction, sys};
 pub use protocol::{
-    EXIT_BAD_ARGUMENT, EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU, EXIT_OLDER_GPU,
-    EXIT_TOO_FEW_GPUS, EXIT_TOO_LITTLE_MEMORY,
+    EXIT_BAD_ARGUMENT, EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU, EXIT_NOT_HOPPER,
+    EXIT_OLDER_GPU, EXIT_TOO_FEW_GPUS, EXIT_TOO_LITTLE_MEMORY,
 };
 
 /// Print `Error: ` and `message` (one sentence) on stderr and exit with `status`.

@@ -7,7 +7,7 @@ use cudarc::cublas::sys::{
     cublasComputeType_t, cublasGemmAlgo_t, cublasOperation_t, cublasSetWorkspace_v2, cudaDataType_t,
 };
 use cudarc::cublas::{CudaBlas, Gemm, GemmConfig, result::gemm_ex};
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
+use cudarc::driver::{CudaContext, CudaSlice, CudaStream, DevicePtr, DevicePtrMut};
 
 use crate::bf16::Bf16;
 
@@ -230,14 +230,30 @@ impl Blas16 {
         b: &CudaSlice<Bf16>,
         c: &mut CudaSlice<f32>,
     ) {
+        self.gemm_bf16_pitched(shape, (a, shape.k), (b, shape.n), c)
+    }
+
+    /// [`Blas16::gemm_bf16`] with the rows of A starting `lda` elements apart and those of B
+    /// `ldb` apart (C's `n`): what a kernel that reads through tensor maps needs, whose rows
+    /// must start on 16-byte boundaries.
+    pub fn gemm_bf16_pitched(
+        &self,
+        shape: Shape,
+        (a, lda): (&CudaSlice<Bf16>, usize),
+        (b, ldb): (&CudaSlice<Bf16>, usize),
+        c: &mut CudaSlice<f32>,
+    ) {
         let Shape { m, k, n } = shape;
-        assert!(a.len() == m * k && b.len() == k * n && c.len() == m * n);
+        let fits = |len: usize, rows: usize, cols: usize, pitch: usize| {
+            pitch >= cols && (rows == 0 || (rows - 1) * pitch + cols <= len)
+        };
+        assert!(fits(a.len(), m, k, lda) && fits(b.len(), k, n, ldb) && c.len() == m * n);
         let (alpha, beta) = (1.0f32, 0.0f32);
         let (a, _record_a) = a.device_ptr(&self.stream);
         let (b, _record_b) = b.device_ptr(&self.stream);
         let (c, _record_c) = c.device_ptr_mut(&self.stream);
         // SAFETY: as in cublas_sgemm, b is read as n×k, a as k×m and c written as n×m,
-        // column-major with leading dimensions n, k and n: the lengths asserted above.
+        // column-major with leading dimensions ldb, lda and n: the lengths asserted above.
         unsafe {
             gemm_ex(
                 *self.blas.handle(),
@@ -249,10 +265,10 @@ impl Blas16 {
                 (&alpha) as *const f32 as *const _,
                 b as *const _,
                 cudaDataType_t::CUDA_R_16BF,
-                n as i32,
+                ldb as i32,
                 a as *const _,
                 cudaDataType_t::CUDA_R_16BF,
-                k as i32,
+                lda as i32,
                 (&beta) as *const f32 as *const _,
                 c as *mut _,
                 cudaDataType_t::CUDA_R_32F,
@@ -265,3 +281,24 @@ impl Blas16 {
     }
 }
 // ANCHOR_END: blas16
+
+/// cuBLAS's rate beside NVIDIA's datasheet figure for this GPU's dense bf16 tensor-core peak,
+/// where the program knows it: a cuBLAS far below it would be a weak yardstick.
+pub fn against_datasheet(ctx: &Arc<CudaContext>, tflops: f64) -> String {
+    let name = ctx.name().unwrap_or_default();
+    let peak = match name.as_str() {
+        n if n.contains("H100") && (n.contains("SXM") || n.contains("HBM3")) => Some(989.4),
+        n if n.contains("H100") && n.contains("PCIe") => Some(756.5),
+        n if n.contains("H200") => Some(989.4),
+        n if n.contains("A100") => Some(312.0),
+        _ => None,
+    };
+    match peak {
+        Some(peak) => format!(
+            "cuBLAS BF16 at {tflops:.0} TFLOP/s is {:.0}% of the datasheet's {peak} TFLOP/s \
+             (dense BF16, {name})",
+            100.0 * tflops / peak
+        ),
+        None => format!("no datasheet figure for the {name} in this program"),
+    }
+}

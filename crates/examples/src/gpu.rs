@@ -13,7 +13,9 @@ pub use crate::machine::describe_gpu as describe;
 pub use crate::memory::ensure_memory;
 pub use crate::poison::alloc_poisoned;
 pub use crate::sanitizer::{problem_size, sanitizing};
-pub use protocol::{EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU, EXIT_OLDER_GPU};
+pub use protocol::{
+    EXIT_CUDA_FAILED, EXIT_NO_CLUSTERS, EXIT_NO_GPU, EXIT_NOT_HOPPER, EXIT_OLDER_GPU,
+};
 
 /// Why the first GPU cannot be used.
 #[derive(Clone, Debug, PartialEq)]
@@ -163,7 +165,11 @@ mod tests {
 
 /// Stop with one sentence and the skip status [`EXIT_OLDER_GPU`] where `file` says it needs a
 /// newer GPU than this one (its `// requires: sm_XY` line).
+/// A file built for `sm_90a` stops with [`EXIT_NOT_HOPPER`] on any GPU but a Hopper.
 pub fn require_gpu_for(ctx: &CudaContext, file: &crate::kernel::KernelFile) {
+    if let Some(not_hopper) = crate::kernel::not_hopper_for(ctx, file) {
+        crate::exit::fail(EXIT_NOT_HOPPER, &format!("{not_hopper}."));
+    }
     if let Some(too_old) = crate::kernel::too_old_for(ctx, file) {
         crate::exit::fail(EXIT_OLDER_GPU, &format!("{too_old}."));
     }

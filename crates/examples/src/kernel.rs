@@ -117,6 +117,22 @@ pub fn arch_of(ctx: &CudaContext) -> String {
     format!("sm_{major}{minor}")
 }
 
+/// The architecture to compile `file` for on this GPU: [`arch_of`], with the `a` suffix
+/// (`sm_90a`) where the file requires its architecture-specific instructions (wgmma,
+/// `setmaxnreg`) and this GPU is of exactly that architecture.
+pub fn arch_for(ctx: &CudaContext, file: &KernelFile) -> String {
+    let arch = arch_of(ctx);
+    let specific = file
+        .source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// requires: "))
+        .is_some_and(|wanted| wanted.trim() == format!("{arch}a"));
+    match specific {
+        true => format!("{arch}a"),
+        false => arch,
+    }
+}
+
 /// The compute capability a kernel file says it needs in a line `// requires: sm_XY` (`sm_90a`
 /// counts as 9.0), or `None` when it runs on every GPU the course compiles for.
 pub fn required_capability(source: &str) -> Option<(i32, i32)> {
@@ -143,9 +159,29 @@ pub fn too_old_for(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
     })
 }
 
+/// Why this GPU cannot run `file`, where the file says `// requires: sm_90a` (Hopper's own
+/// instructions, which no other architecture runs) and the GPU is not of compute capability
+/// 9.0: one sentence that starts `not a Hopper GPU`.
+pub fn not_hopper_for(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
+    let wanted = file
+        .source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// requires: "))?
+        .trim();
+    let have = ctx.compute_capability().ok()?;
+    (wanted == "sm_90a" && have != (9, 0)).then(|| {
+        format!(
+            "not a Hopper GPU: kernels/{} uses wgmma, the tensor memory accelerator and \
+             setmaxnreg as sm_90a builds them, which run on compute capability 9.0 alone, \
+             and this GPU's is {}.{}",
+            file.name, have.0, have.1
+        )
+    })
+}
+
 /// Compile `file` for this GPU and load it; on failure print NVRTC's log and exit with status 1.
 pub fn load(ctx: &Arc<CudaContext>, file: &KernelFile, fast_math: bool) -> Arc<CudaModule> {
-    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
+    let ptx = compile(file, &arch_for(ctx, file), fast_math).unwrap_or_else(|log| fail(&log));
     load_ptx(ctx, file, ptx)
 }
 
@@ -156,7 +192,8 @@ pub fn load_with(
     fast_math: bool,
     extra: &[&str],
 ) -> Arc<CudaModule> {
-    let ptx = compile_with(file, &arch_of(ctx), fast_math, extra).unwrap_or_else(|log| fail(&log));
+    let ptx =
+        compile_with(file, &arch_for(ctx, file), fast_math, extra).unwrap_or_else(|log| fail(&log));
     load_ptx(ctx, file, ptx)
 }
 
@@ -166,7 +203,7 @@ pub fn load_with_ptx(
     file: &KernelFile,
     fast_math: bool,
 ) -> (Arc<CudaModule>, String) {
-    let ptx = compile(file, &arch_of(ctx), fast_math).unwrap_or_else(|log| fail(&log));
+    let ptx = compile(file, &arch_for(ctx, file), fast_math).unwrap_or_else(|log| fail(&log));
     let text = ptx.to_src();
     (load_ptx(ctx, file, ptx), text)
 }

@@ -26,6 +26,7 @@ pub mod ptx;
 pub mod random;
 pub mod sanitizer;
 pub mod timing;
+pub mod tma;
 
 /// Typed launchers for the kernels of one file of `kernels/`: `course::kernels!("ch03-streams.cu")`.
 pub use launch_macro::{all_kernels, kernels};

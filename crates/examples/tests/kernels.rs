@@ -183,10 +183,23 @@ fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
+/// `sm_90a` where a file says `// requires: sm_90a`.
+fn specific_arch(source: &str) -> Option<&'static str> {
+    let wanted = source
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("// requires: "))?
+        .trim();
+    wanted.ends_with('a').then(|| &*wanted.to_string().leak())
+}
+
 /// The architectures a file is compiled for: those of `ARCHS` at or above its
 /// `// requires: sm_XY`, and that architecture itself where it lies above the oldest of them
-/// (NVRTC 13 compiles nothing older than sm_75).
+/// (NVRTC 13 compiles nothing older than sm_75); only `sm_90a` for a file that requires the
+/// architecture-specific `sm_90a` (its wgmma runs on no other).
 fn archs_for(source: &str) -> Vec<&'static str> {
+    if let Some(specific) = specific_arch(source) {
+        return vec![specific];
+    }
     let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
     let required = required_capability(source).map(|(major, minor)| (major * 10 + minor) as u32);
     let Some(min) = required else {
@@ -213,7 +226,8 @@ fn check_launchers(
         return Ok(Completion::ignored_with(why));
     }
     let fast_math = claims(file.source)?.fast_math;
-    let ptx = compile_with(&file, "sm_90", fast_math, &[])?.to_src();
+    let arch = specific_arch(file.source).unwrap_or("sm_90");
+    let ptx = compile_with(&file, arch, fast_math, &[])?.to_src();
     let mut entries: Vec<(&str, Vec<&str>)> = kernel_names(&ptx)
         .into_iter()
         .map(|name| (name, ptx_params(&ptx, name)))
@@ -305,6 +319,10 @@ fn ptx_params<'a>(ptx: &'a str, name: &str) -> Vec<&'a str> {
     list.lines()
         .filter_map(|l| l.trim().strip_prefix(".param ."))
         .map(|rest| match rest.split_whitespace().next().unwrap_or("") {
+            // `.param .align 64 .b8 name[128]`: a tensor map's bytes
+            "align" if rest.contains(".b8 ") && rest.trim_end_matches(',').ends_with("[128]") => {
+                "b8[128]"
+            }
             "f32" => "f32",
             "f64" => "f64",
             t if t.ends_with("64") => "b64",

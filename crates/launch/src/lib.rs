@@ -336,6 +336,9 @@ fn c_signature(k: &Kernel) -> String {
         .map(|p| match p.access {
             Some(Access::Read) => format!("const {} *{}", p.c_type, p.name),
             Some(Access::Write) => format!("{} *{}", p.c_type, p.name),
+            None if p.c_type == signature::TENSOR_MAP => {
+                format!("const __grid_constant__ {} {}", p.c_type, p.name)
+            }
             None => format!("{} {}", p.c_type, p.name),
         })
         .collect();
@@ -414,6 +417,21 @@ fn launcher_type(
                 contexts.push(format!(
                     "::course::launch::same_context(self.name, {:?}, \
                      ::course::launch::{trait_}::context({name}), stream)?;",
+                    p.name
+                ));
+            }
+            None if p.c_type == signature::TENSOR_MAP => {
+                // The map borrows its buffer; the guard makes the launch wait for the buffer's
+                // last write and records this read after it, as a buffer argument's does.
+                generics.push(format!("E{i}: ::course::tma::TmaElement"));
+                params.push(format!("{name}: &'a ::course::tma::TensorMap<'a, E{i}>"));
+                let hold = format!("let _{name}held = {name}.hold(stream);");
+                pushes.push(format!("{hold}\nargs.arg({name}.raw());"));
+                pointers.push(hold);
+                addresses.push(format!("::course::launch::param({name}.raw())"));
+                contexts.push(format!(
+                    "::course::launch::same_context(self.name, {:?}, \
+                     ::course::launch::In::context({name}.buffer()), stream)?;",
                     p.name
                 ));
             }

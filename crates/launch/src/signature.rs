@@ -71,11 +71,19 @@ pub fn vector_bytes(c_type: &str) -> Option<u32> {
     })
 }
 
+/// A Hopper tensor map (`course::tma::TensorMap`), which a kernel takes by value as
+/// `const __grid_constant__ CUtensorMap`.
+pub const TENSOR_MAP: &str = "CUtensorMap";
+
 /// The kind of a PTX `.param` that a parameter of this C type compiles to: `b64` for a pointer
-/// or a 64-bit integer, `b32` for a 32-bit integer, `f32`, `f64`, `b8`.
+/// or a 64-bit integer, `b32` for a 32-bit integer, `f32`, `f64`, `b8`, and `b8[128]` for a
+/// tensor map's 128 bytes.
 pub fn ptx_kind(param: &Param) -> &'static str {
     if param.access.is_some() {
         return "b64";
+    }
+    if param.c_type == TENSOR_MAP {
+        return "b8[128]";
     }
     match rust_scalar(&param.c_type) {
         Some("f32") => "f32",
@@ -251,9 +259,10 @@ fn parenthesised(text: &str) -> Result<(&str, usize), String> {
 
 fn param(text: &str, typedefs: &HashMap<String, String>) -> Result<Param, String> {
     let spaced = text.replace('*', " * ");
+    let grid_constant = spaced.split_whitespace().any(|w| w == "__grid_constant__");
     let words: Vec<&str> = spaced
         .split_whitespace()
-        .filter(|w| !matches!(*w, "__restrict__" | "__restrict"))
+        .filter(|w| !matches!(*w, "__restrict__" | "__restrict" | "__grid_constant__"))
         .collect();
     let Some((name, ty)) = words.split_last() else {
         return Err(format!("cannot read the parameter `{text}`"));
@@ -280,8 +289,18 @@ fn param(text: &str, typedefs: &HashMap<String, String>) -> Result<Param, String
             Access::Write
         }
     });
-    let known =
-        rust_scalar(&c_type).is_some() || (access.is_some() && rust_vector(&c_type).is_some());
+    if c_type == TENSOR_MAP || grid_constant {
+        if c_type != TENSOR_MAP || access.is_some() || !is_const || !grid_constant {
+            return Err(format!(
+                "`{text}`: the launchers take a tensor map as `const __grid_constant__ \
+                 CUtensorMap name` (by value, read in place by the TMA), and nothing else as \
+                 `__grid_constant__`"
+            ));
+        }
+    }
+    let known = c_type == TENSOR_MAP
+        || rust_scalar(&c_type).is_some()
+        || (access.is_some() && rust_vector(&c_type).is_some());
     if !known {
         return Err(format!(
             "`{text}`: the launchers know no Rust type for `{c_type}`"

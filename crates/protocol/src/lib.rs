@@ -12,6 +12,7 @@
 //! | [`EXIT_TOO_FEW_GPUS`] = 79 | the run asks for more GPUs than the machine has: a skip with its name, in the tests and the GPU check |
 //! | [`EXIT_NO_CLUSTERS`] = 80 | the GPU cannot launch thread-block clusters (compute capability below 9.0): a skip with its name, in the tests and the GPU check |
 //! | [`EXIT_OLDER_GPU`] = 81 | the program needs a newer GPU (a higher compute capability, such as 8.0 for bfloat16 tensor cores): a skip with its name, in the tests and the GPU check |
+//! | [`EXIT_NOT_HOPPER`] = 82 | the program's kernels use Hopper's own instructions (`sm_90a`: wgmma, `setmaxnreg`), which run on compute capability 9.0 alone, newer GPUs included: a skip with its name, in the tests and the GPU check |
 //!
 //! Any other failure to open a GPU (a driver too old, a device busy in exclusive-process mode)
 //! is [`EXIT_CUDA_FAILED`], never a skip. [`Missing::from_exit_status`] names the skips.
@@ -39,6 +40,9 @@ pub const EXIT_NO_CLUSTERS: i32 = 80;
 /// Exit status of a program that needs a GPU of a higher compute capability than this one's
 /// (bfloat16 tensor cores need 8.0): a skip with its name, `too old a GPU`.
 pub const EXIT_OLDER_GPU: i32 = 81;
+/// Exit status of a program whose kernels are built for `sm_90a` (wgmma, `setmaxnreg`), on a
+/// GPU whose compute capability is not 9.0: a skip with its name, `not a Hopper GPU`.
+pub const EXIT_NOT_HOPPER: i32 = 82;
 
 /// Set (to a file's path) by the GPU check: programs append a [`Metric`] line for each timed
 /// measurement with a rate.
@@ -253,6 +257,8 @@ pub enum Missing {
     Clusters,
     /// A GPU of a higher compute capability (the instructions a program uses are newer).
     NewerGpu,
+    /// A Hopper GPU (compute capability 9.0): `sm_90a`'s instructions run on no other.
+    Hopper,
     /// NVRTC, CUDA's run-time compiler (`scripts/install-nvrtc.sh` puts it in `.nvrtc/`).
     Nvrtc,
     /// The compiler that `rust-toolchain.toml` pins: another prints its errors its own way.
@@ -277,6 +283,7 @@ impl Missing {
             Missing::GpuMemory => "too little GPU memory",
             Missing::Clusters => "no clusters",
             Missing::NewerGpu => "too old a GPU",
+            Missing::Hopper => "not a Hopper GPU",
             Missing::Nvrtc => "no NVRTC",
             Missing::PinnedRustc => "not the pinned rustc",
             Missing::GpuCheck => "GPU check only",
@@ -287,7 +294,7 @@ impl Missing {
 
     /// What a program's exit status says it lacked, when the status is one of the skips:
     /// [`EXIT_NO_GPU`], [`EXIT_TOO_LITTLE_MEMORY`], [`EXIT_TOO_FEW_GPUS`], [`EXIT_NO_CLUSTERS`]
-    /// or [`EXIT_OLDER_GPU`].
+    /// [`EXIT_OLDER_GPU`] or [`EXIT_NOT_HOPPER`].
     pub fn from_exit_status(code: i32) -> Option<Missing> {
         match code {
             EXIT_NO_GPU => Some(Missing::Gpu),
@@ -295,6 +302,7 @@ impl Missing {
             EXIT_TOO_FEW_GPUS => Some(Missing::MoreGpus),
             EXIT_NO_CLUSTERS => Some(Missing::Clusters),
             EXIT_OLDER_GPU => Some(Missing::NewerGpu),
+            EXIT_NOT_HOPPER => Some(Missing::Hopper),
             _ => None,
         }
     }

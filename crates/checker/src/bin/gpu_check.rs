@@ -27,7 +27,8 @@
 //! that says it found none (exit status 77) fails its case; the one skip with a name that it
 //! allows is a problem too large for this card (`too little GPU memory`, 78), and a run that
 //! asks for more GPUs than there are (`too few GPUs`, 79), for thread-block clusters on a GPU
-//! without them (`no clusters`, 80), or for a newer GPU than this one (`too old a GPU`, 81).
+//! without them (`no clusters`, 80), or for a newer GPU than this one (`too old a GPU`, 81), or
+//! for a Hopper GPU (`not a Hopper GPU`, 82).
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -54,7 +55,7 @@ struct Tally {
     /// Of the failed, those whose program said it found no GPU (exit status 77).
     no_gpu: usize,
     /// The skips allowed, each with what it lacked: too little GPU memory, too few GPUs, no
-    /// clusters, too old a GPU.
+    /// clusters, too old a GPU, not a Hopper GPU.
     skipped: Vec<(Missing, String)>,
 }
 
@@ -67,6 +68,7 @@ impl Tally {
             Missing::MoreGpus,
             Missing::Clusters,
             Missing::NewerGpu,
+            Missing::Hopper,
         ] {
             let names: Vec<&str> = self
                 .skipped

@@ -29,9 +29,11 @@ mod ch07;
 mod ch08;
 mod ch09;
 mod ch09_fragments;
+mod ch09_hopper;
 mod clusters;
 mod model;
 mod refused;
+mod tma;
 
 use model::{Model, mirrored_hash};
 
@@ -50,6 +52,7 @@ fn models() -> Vec<Model> {
         ch08::models(),
         ch09::models(),
         ch09_fragments::models(),
+        ch09_hopper::models(),
     ];
     chapters.into_iter().flatten().collect()
 }
