@@ -140,7 +140,7 @@ pub fn hopper_wgmma() -> Model {
             ("ch09-hopper-gemm.cu", "grouped"),
             ("ch09-hopper-gemm.cu", "together"),
         ],
-        hash: 0x5b24b942b506e054,
+        hash: 0xcb878e8b30184246,
         draw: || draw(256),
         contract: |l| {
             ch09_hopper_gemm::HopperWgmma::contract(
@@ -166,7 +166,7 @@ pub fn hopper_specialised() -> Model {
             ("ch09-hopper-gemm.cu", "grouped"),
             ("ch09-hopper-gemm.cu", "specialised"),
         ],
-        hash: 0xe73a240ce2c009aa,
+        hash: 0x0394c864055b5348,
         draw: || draw(384),
         contract: |l| {
             ch09_hopper_gemm::HopperSpecialised::contract(
@@ -193,7 +193,7 @@ pub fn hopper_tuned() -> Model {
             ("ch09-hopper-gemm.cu", "grouped"),
             ("ch09-hopper-gemm.cu", "specialised"),
         ],
-        hash: 0xe73a240ce2c009aa,
+        hash: 0x0394c864055b5348,
         draw: || draw(384),
         contract: |l| {
             ch09_hopper_gemm::HopperTuned::contract(
