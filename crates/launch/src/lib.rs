@@ -154,6 +154,27 @@ fn generate_from(file: &str, path: &str, source: &str) -> Result<String, String>
             None => types.push((key, camel(&k.name), vec![k])),
         }
     }
+    // A launcher borrows a tensor map's buffer to read it. A file that can also store or reduce
+    // through a map (in any function: the copies sit in helpers) makes its launchers unsafe.
+    let writes_through_maps = source.contains("cp.reduce.async.bulk.tensor")
+        || source
+            .lines()
+            .any(|l| l.contains("cp.async.bulk.tensor") && l.contains(".global.shared"));
+    for (k, clauses) in kernels.iter().zip(&contracts) {
+        let takes_map = k.params.iter().any(|p| p.c_type == signature::TENSOR_MAP);
+        let safe = clauses
+            .as_deref()
+            .is_some_and(|t| !t.split(';').any(|c| c.trim().starts_with("unsafe:")));
+        if takes_map && safe && writes_through_maps {
+            return Err(format!(
+                "{file}: {} takes a tensor map, and the file stores through one \
+                 (`cp.async.bulk.tensor` to global memory, or `cp.reduce.async.bulk.tensor`): its \
+                 launcher borrows the map's buffer only to read, so its contract needs an \
+                 `unsafe:` clause",
+                k.name
+            ));
+        }
+    }
     let mut fields = String::new();
     let mut loads = String::new();
     let mut items = String::new();
@@ -747,6 +768,44 @@ mod tests {
         assert!(!code.contains("launch_builder"), "{code}");
         let plain = generate_from("test.cu", "test.cu", FILE).unwrap();
         assert!(!plain.contains("ClusterConfig") && !plain.contains("launch_clustered"));
+    }
+
+    /// A tensor map is taken by value as `const __grid_constant__ CUtensorMap`, becomes a
+    /// borrowed `course::tma::TensorMap` whose buffer's events the launch keeps, and is 128
+    /// bytes in the PTX; a file that can store through a map gets no safe launcher.
+    #[test]
+    fn tensor_maps_are_borrowed_and_read_only() {
+        let file = "// launch tiles: len(c) = n\n\
+            extern \"C\" __global__ void tiles(const __grid_constant__ CUtensorMap a_map, float *c, int n)\n\
+            { }\n";
+        let code = generate_from("t.cu", "t.cu", file).unwrap();
+        for text in [
+            "a_map_: &'a ::course::tma::TensorMap<'a, E0>",
+            "E0: ::course::tma::TmaElement",
+            "let _a_map_held = a_map_.hold(stream);",
+            "args.arg(a_map_.raw());",
+            "::course::launch::In::context(a_map_.buffer())",
+            "pub fn launch<'a, E0: ::course::tma::TmaElement>",
+        ] {
+            assert!(code.contains(text), "no `{text}` in {code}");
+        }
+        assert!(code.contains("&[\"b8[128]\", \"b64\", \"b32\"]"), "{code}");
+        let storing = format!(
+            "{file}__device__ void put() {{ asm(\"cp.async.bulk.tensor.2d.global.shared::cta.tile [%0];\"); }}\n"
+        );
+        let e = generate_from("t.cu", "t.cu", &storing).unwrap_err();
+        assert!(e.contains("needs an `unsafe:` clause"), "{e}");
+        for wrong in [
+            "CUtensorMap a_map",
+            "const CUtensorMap a_map",
+            "__grid_constant__ CUtensorMap a_map",
+            "const __grid_constant__ CUtensorMap *a_map",
+            "const __grid_constant__ float x",
+        ] {
+            let file = format!("extern \"C\" __global__ void k({wrong}, float *c) {{ }}\n");
+            let e = generate_from("t.cu", "t.cu", &file).unwrap_err();
+            assert!(e.contains("`const __grid_constant__"), "{wrong}: {e}");
+        }
     }
 
     #[test]
