@@ -117,28 +117,41 @@ pub fn arch_of(ctx: &CudaContext) -> String {
     format!("sm_{major}{minor}")
 }
 
-/// The architecture to compile `file` for on this GPU: [`arch_of`], with the `a` suffix
-/// (`sm_90a`) where the file requires its architecture-specific instructions (wgmma,
-/// `setmaxnreg`) and this GPU is of exactly that architecture.
-pub fn arch_for(ctx: &CudaContext, file: &KernelFile) -> String {
-    let arch = arch_of(ctx);
-    let specific = file
-        .source
+/// What a kernel file's `// requires:` line names (`sm_80`, `sm_90a`), or `None` when it has
+/// none: the one reader of that line.
+pub fn required_arch(source: &str) -> Option<&str> {
+    source
         .lines()
         .find_map(|l| l.trim().strip_prefix("// requires: "))
-        .is_some_and(|wanted| wanted.trim() == format!("{arch}a"));
-    match specific {
-        true => format!("{arch}a"),
-        false => arch,
+        .map(str::trim)
+}
+
+/// The architecture-specific target (`sm_90a`) a file requires, if it requires one: its
+/// instructions (wgmma, `setmaxnreg`) run on that architecture alone.
+pub fn specific_arch(source: &str) -> Option<&str> {
+    required_arch(source).filter(|arch| arch.ends_with('a'))
+}
+
+/// The architecture to compile `source` for on a GPU of compute capability `have`:
+/// `sm_XY`, or the file's `sm_XYa` where it requires that one and the GPU is of exactly it.
+pub fn arch_for_capability(source: &str, have: (i32, i32)) -> String {
+    let arch = format!("sm_{}{}", have.0, have.1);
+    match specific_arch(source) {
+        Some(specific) if specific == format!("{arch}a") => specific.to_string(),
+        _ => arch,
     }
+}
+
+/// The architecture to compile `file` for on this GPU ([`arch_for_capability`]).
+pub fn arch_for(ctx: &CudaContext, file: &KernelFile) -> String {
+    arch_for_capability(file.source, ctx.compute_capability().unwrap_or((7, 5)))
 }
 
 /// The compute capability a kernel file says it needs in a line `// requires: sm_XY` (`sm_90a`
 /// counts as 9.0), or `None` when it runs on every GPU the course compiles for.
 pub fn required_capability(source: &str) -> Option<(i32, i32)> {
-    let digits: String = source
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("// requires: sm_"))?
+    let digits: String = required_arch(source)?
+        .strip_prefix("sm_")?
         .chars()
         .take_while(|c| c.is_ascii_digit())
         .collect();
@@ -163,13 +176,9 @@ pub fn too_old_for(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
 /// instructions, which no other architecture runs) and the GPU is not of compute capability
 /// 9.0: one sentence that starts `not a Hopper GPU`.
 pub fn not_hopper_for(ctx: &CudaContext, file: &KernelFile) -> Option<String> {
-    let wanted = file
-        .source
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("// requires: "))?
-        .trim();
+    specific_arch(file.source)?;
     let have = ctx.compute_capability().ok()?;
-    (wanted == "sm_90a" && have != (9, 0)).then(|| {
+    (required_capability(file.source)? != have).then(|| {
         format!(
             "not a Hopper GPU: kernels/{} uses wgmma, the tensor memory accelerator and \
              setmaxnreg as sm_90a builds them, which run on compute capability 9.0 alone, \
@@ -247,6 +256,17 @@ fn fail(message: &str) -> ! {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_architecture_specific_file_is_built_for_its_own_architecture_alone() {
+        let hopper = "// requires: sm_90a\n";
+        assert_eq!(specific_arch(hopper), Some("sm_90a"));
+        assert_eq!(arch_for_capability(hopper, (9, 0)), "sm_90a");
+        assert_eq!(arch_for_capability(hopper, (10, 0)), "sm_100");
+        assert_eq!(specific_arch("// requires: sm_80\n"), None);
+        assert_eq!(arch_for_capability("// requires: sm_80\n", (9, 0)), "sm_90");
+        assert_eq!(arch_for_capability("", (8, 6)), "sm_86");
+    }
 
     #[test]
     fn a_files_required_capability_is_read_from_its_requires_line() {

@@ -36,7 +36,7 @@ mod launchers {
 
 use std::path::Path;
 
-use course::kernel::{KernelFile, compile_with, nvrtc_present, required_capability};
+use course::kernel::{KernelFile, compile_with, nvrtc_present, required_capability, specific_arch};
 use course::ptx::{hot_loop, kernel_body, kernel_names, occurrences};
 use libtest_mimic::{Arguments, Completion, Failed, Trial};
 use protocol::Missing;
@@ -183,22 +183,13 @@ fn check_file(file: KernelFile, arch: &str) -> Result<Completion, Failed> {
 
 const ARCHS: [&str; 2] = ["sm_75", "sm_90"];
 
-/// `sm_90a` where a file says `// requires: sm_90a`.
-fn specific_arch(source: &str) -> Option<&'static str> {
-    let wanted = source
-        .lines()
-        .find_map(|l| l.trim().strip_prefix("// requires: "))?
-        .trim();
-    wanted.ends_with('a').then(|| &*wanted.to_string().leak())
-}
-
 /// The architectures a file is compiled for: those of `ARCHS` at or above its
 /// `// requires: sm_XY`, and that architecture itself where it lies above the oldest of them
 /// (NVRTC 13 compiles nothing older than sm_75); only `sm_90a` for a file that requires the
 /// architecture-specific `sm_90a` (its wgmma runs on no other).
 fn archs_for(source: &str) -> Vec<&'static str> {
     if let Some(specific) = specific_arch(source) {
-        return vec![specific];
+        return vec![specific.to_string().leak()];
     }
     let number = |arch: &str| arch[3..].parse::<u32>().unwrap_or(0);
     let required = required_capability(source).map(|(major, minor)| (major * 10 + minor) as u32);

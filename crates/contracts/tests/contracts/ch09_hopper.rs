@@ -131,83 +131,68 @@ fn reach(l: &Launch, grouped: bool) -> Reach {
     }
 }
 
+/// The model of one Hopper rung: its launcher type, the anchor of its kernel, the hash of the
+/// lines it mirrors, its block size and whether its blocks take their tiles in groups.
+macro_rules! hopper_model {
+    ($kernel:literal, $launcher:ident, $anchor:literal, $hash:literal, $block:literal, $grouped:literal) => {
+        Model {
+            kernels: $kernel,
+            buffers: &["c"],
+            mirrors: &[
+                ("ch09-hopper-gemm.cu", "store"),
+                ("ch09-hopper-gemm.cu", "grouped"),
+                ("ch09-hopper-gemm.cu", $anchor),
+            ],
+            hash: $hash,
+            draw: || draw($block),
+            contract: |l| {
+                ch09_hopper_gemm::$launcher::contract(
+                    $kernel,
+                    &l.config(),
+                    l.span(0),
+                    l.arg(0)?,
+                    l.arg(1)?,
+                    l.arg(2)?,
+                )
+                .map(|()| vec![])
+            },
+            reach: |l, _| reach(l, $grouped),
+        }
+    };
+}
+
 pub fn hopper_wgmma() -> Model {
-    Model {
-        kernels: "hopper_wgmma",
-        buffers: &["c"],
-        mirrors: &[
-            ("ch09-hopper-gemm.cu", "store"),
-            ("ch09-hopper-gemm.cu", "grouped"),
-            ("ch09-hopper-gemm.cu", "together"),
-        ],
-        hash: 0xcb878e8b30184246,
-        draw: || draw(256),
-        contract: |l| {
-            ch09_hopper_gemm::HopperWgmma::contract(
-                "hopper_wgmma",
-                &l.config(),
-                l.span(0),
-                l.arg(0)?,
-                l.arg(1)?,
-                l.arg(2)?,
-            )
-            .map(|()| vec![])
-        },
-        reach: |l, _| reach(l, false),
-    }
+    hopper_model!(
+        "hopper_wgmma",
+        HopperWgmma,
+        "together",
+        0xcb878e8b30184246,
+        256,
+        false
+    )
 }
 
 pub fn hopper_specialised() -> Model {
-    Model {
-        kernels: "hopper_specialised",
-        buffers: &["c"],
-        mirrors: &[
-            ("ch09-hopper-gemm.cu", "store"),
-            ("ch09-hopper-gemm.cu", "grouped"),
-            ("ch09-hopper-gemm.cu", "specialised"),
-        ],
-        hash: 0x0394c864055b5348,
-        draw: || draw(384),
-        contract: |l| {
-            ch09_hopper_gemm::HopperSpecialised::contract(
-                "hopper_specialised",
-                &l.config(),
-                l.span(0),
-                l.arg(0)?,
-                l.arg(1)?,
-                l.arg(2)?,
-            )
-            .map(|()| vec![])
-        },
-        reach: |l, _| reach(l, false),
-    }
+    hopper_model!(
+        "hopper_specialised",
+        HopperSpecialised,
+        "specialised",
+        0x0394c864055b5348,
+        384,
+        false
+    )
 }
 
 /// `specialised<true>`: the blocks take their tiles in groups.
 pub fn hopper_tuned() -> Model {
-    Model {
-        kernels: "hopper_tuned",
-        buffers: &["c"],
-        mirrors: &[
-            ("ch09-hopper-gemm.cu", "store"),
-            ("ch09-hopper-gemm.cu", "grouped"),
-            ("ch09-hopper-gemm.cu", "specialised"),
-        ],
-        hash: 0x0394c864055b5348,
-        draw: || draw(384),
-        contract: |l| {
-            ch09_hopper_gemm::HopperTuned::contract(
-                "hopper_tuned",
-                &l.config(),
-                l.span(0),
-                l.arg(0)?,
-                l.arg(1)?,
-                l.arg(2)?,
-            )
-            .map(|()| vec![])
-        },
-        reach: |l, _| reach(l, true),
-    }
+    hopper_model!(
+        "hopper_tuned",
+        HopperTuned,
+        "specialised",
+        0x0394c864055b5348,
+        384,
+        true
+    )
 }
 
 /// Every model of the Hopper rungs.
