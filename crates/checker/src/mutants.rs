@@ -14,7 +14,9 @@
 //! A mutant is caught only when the program runs to the end (a crash or a time-out does not
 //! count) and its output differs from the book on the line the patch expects. A patch
 //! with `# sanitizer: TOOL` (a dropped barrier, say) must also make that compute-sanitizer tool
-//! report errors.
+//! report errors. A patch with `# fault: TEXT` names the one failure that does count: a mutant
+//! whose kernel cannot finish correctly (an mbarrier wait dropped, say) is also caught when the
+//! program stops with a non-zero status and printed TEXT, which names the fault and the kernel.
 
 use std::path::{Path, PathBuf};
 
@@ -31,6 +33,9 @@ pub struct Mutant {
     /// A compute-sanitizer tool that must report it too (`# sanitizer: racecheck`), for a
     /// mutant that drops a barrier.
     pub sanitizer: Option<String>,
+    /// The text of the fault that also catches it (`# fault: ...`): the program's own sentence
+    /// naming the error and the faulting kernel.
+    pub fault: Option<String>,
     /// The folder of the mutated kernel files.
     pub dir: PathBuf,
 }
@@ -44,7 +49,7 @@ pub fn read_mutant(dir: &Path) -> Result<Mutant, String> {
     parse(&name, &text, dir)
 }
 
-/// A mutant from its patch's `# case:`, `# expect:` and `# sanitizer:` lines.
+/// A mutant from its patch's `# case:`, `# expect:`, `# sanitizer:` and `# fault:` lines.
 pub fn parse(name: &str, patch: &str, dir: &Path) -> Result<Mutant, String> {
     let header = |key: &str| {
         patch
@@ -58,24 +63,38 @@ pub fn parse(name: &str, patch: &str, dir: &Path) -> Result<Mutant, String> {
         case: header("case")?,
         expect: header("expect")?,
         sanitizer: header("sanitizer").ok(),
+        fault: header("fault").ok(),
         dir: dir.to_path_buf(),
     })
 }
 
 /// Whether a mutant's run caught it: `Ok` with the line that failed, or `Err` saying why it was
-/// not caught. `exit` is the program's exit status (`None`: killed, such as by the time-out).
+/// not caught. `exit` is the program's exit status (`None`: killed, such as by the time-out);
+/// `fault`, the text of the one fault that counts as a catch.
 pub fn caught(
     expected: &str,
     printed: &str,
     exit: Option<i32>,
     expect: &str,
+    fault: Option<&str>,
 ) -> Result<String, String> {
     match exit {
         Some(0) => {}
         Some(code) => {
-            return Err(format!(
-                "the program exited with status {code}: a crash is not a catch"
-            ));
+            let named = fault.and_then(|f| printed.lines().find(|l| l.contains(f)));
+            return match named {
+                Some(line) => Ok(format!(
+                    "it stopped with status {code}, with the fault it names: `{}`",
+                    line.trim()
+                )),
+                None => Err(format!(
+                    "the program exited with status {code}: a crash is not a catch{}",
+                    match fault {
+                        Some(f) => format!(" unless it prints `{f}`"),
+                        None => String::new(),
+                    }
+                )),
+            };
         }
         None => return Err("the program did not finish (killed or timed out)".into()),
     }
@@ -106,16 +125,16 @@ mod tests {
     fn caught_only_on_the_expected_line_after_a_full_run() {
         let wrong = "sum 3.10 ms (this machine)\nright on both: NO\ndone\n";
         assert!(
-            caught(BOOK, wrong, Some(0), "right on both")
+            caught(BOOK, wrong, Some(0), "right on both", None)
                 .unwrap()
                 .starts_with("line 3:")
         );
-        assert!(caught(BOOK, BOOK, Some(0), "right on both").is_err());
-        assert!(caught(BOOK, wrong, Some(1), "right on both").is_err());
-        assert!(caught(BOOK, wrong, None, "right on both").is_err());
-        assert!(caught(BOOK, wrong, Some(0), "done").is_err());
+        assert!(caught(BOOK, BOOK, Some(0), "right on both", None).is_err());
+        assert!(caught(BOOK, wrong, Some(1), "right on both", None).is_err());
+        assert!(caught(BOOK, wrong, None, "right on both", None).is_err());
+        assert!(caught(BOOK, wrong, Some(0), "done", None).is_err());
         assert!(
-            caught(BOOK, wrong, Some(0), "sum").is_err(),
+            caught(BOOK, wrong, Some(0), "sum", None).is_err(),
             "a masked time is no catch"
         );
         assert!(
@@ -123,9 +142,25 @@ mod tests {
                 BOOK,
                 "sum 3.10 ms (this machine)\n",
                 Some(0),
-                "right on both"
+                "right on both",
+                None
             )
             .is_ok()
         );
+    }
+
+    #[test]
+    fn a_fault_is_a_catch_only_when_the_patch_names_it_and_the_program_prints_it() {
+        let fault = "because hopper_wgmma faulted on the GPU";
+        let died = format!("sum 3.10 ms (this machine)\nError: launch failed, {fault}; run it.\n");
+        assert!(
+            caught(BOOK, &died, Some(1), "right on both", Some(fault))
+                .unwrap()
+                .contains("status 1")
+        );
+        assert!(caught(BOOK, &died, Some(1), "right on both", None).is_err());
+        let other = "Error: launch failed, because hopper_tuned faulted on the GPU.\n";
+        assert!(caught(BOOK, other, Some(1), "right on both", Some(fault)).is_err());
+        assert!(caught(BOOK, &died, None, "right on both", Some(fault)).is_err());
     }
 }

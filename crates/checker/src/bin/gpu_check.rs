@@ -385,8 +385,14 @@ fn run_mutants(cases: &[Case], bin_dir: &Path, mutants_dir: &Path, out: &Path) -
                 ));
             }
             let finished = Some(code).filter(|c| *c != -1);
-            let mut said = checker::mutants::caught(&case.expected, &printed, finished, &m.expect)
-                .map_err(|why| format!("{} on {}: {why}", m.name, m.case))?;
+            let mut said = checker::mutants::caught(
+                &case.expected,
+                &printed,
+                finished,
+                &m.expect,
+                m.fault.as_deref(),
+            )
+            .map_err(|why| format!("{} on {}: {why}", m.name, m.case))?;
             if let Some(tool) = &m.sanitizer {
                 let limit = limits::sanitizer_limit_s(&case.name, tool);
                 let (code, _, summary) = run_under_sanitizer(tool, &command, &env, limit);

@@ -30,6 +30,7 @@ mod ch08;
 mod ch09;
 mod ch09_fragments;
 mod ch09_hopper;
+mod ch09_tma;
 mod clusters;
 mod model;
 mod refused;
@@ -53,6 +54,7 @@ fn models() -> Vec<Model> {
         ch09::models(),
         ch09_fragments::models(),
         ch09_hopper::models(),
+        ch09_tma::models(),
     ];
     chapters.into_iter().flatten().collect()
 }

@@ -10,6 +10,13 @@
 //! its end, poisoned, so that a write outside it is seen (a grid of four-warp blocks has at
 //! most three warps past the last tile). A wrong entry is named by its tile, row and column,
 //! with how many of its tile's entries are wrong.
+//!
+//! `tma`, the producer's loop of a transpose through shared memory fed by the TMA: on rows × cols
+//! of 32 × 32 (one box), 64 × 256 (two rounds of the four stages), 33 × 45 (ragged both ways),
+//! 100 × 1000 and a fresh size, random floats whose rows are padded to a pitch of a multiple of
+//! four with NaN, which a copy of the wrong columns would bring in. `out` is compared bit for bit
+//! with the transpose, and reaches 1024 floats past its end, poisoned. A kernel that stops
+//! itself (a wait on a stage that never fills) is told apart from a wrong result.
 
 /// This file's text: the judge's fingerprint hashes every chapter's checks.
 pub const CHECKS: &str = include_str!("mod.rs");
@@ -18,6 +25,7 @@ use course::gemm::{TENSOR_CORE_UNIT, gamma_with, whole_numbers};
 use course::gpu::alloc_poisoned;
 use course::kernel_file;
 use course::random::Rng;
+use course::tma::{Swizzle, TensorMap, Tiled};
 use cudarc::driver::LaunchConfig;
 
 use crate::exercise::{Code, Exercise, Gpu, GpuPart, Work, cuda};
@@ -28,6 +36,13 @@ mod ch09_exercise_fragments {
     course::kernels!("ch09-exercise-fragments.cu");
 }
 use ch09_exercise_fragments::TileProductsExercise as Launcher;
+
+// The transpose's launcher, from the starter, whose contract is the solution's
+// (ch09-tma-transpose.cu).
+mod ch09_exercise_tma {
+    course::kernels!("ch09-exercise-tma.cu");
+}
+use ch09_exercise_tma::TmaTransposeExercise as TransposeLauncher;
 
 /// Elements of one tile: A's is 16×16, B's 16×8 (16 rows along k), C's 16×8.
 const A_TILE: usize = 16 * 16;
@@ -175,19 +190,140 @@ fn check_fragments_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), S
     Ok(())
 }
 
-pub fn exercises(code: Code) -> Vec<Exercise> {
-    vec![Exercise {
-        name: "fragments",
-        cpu: None,
-        gpu: Some(GpuPart::kernel(
-            code.pick(
-                kernel_file!("ch09-exercise-fragments.cu"),
-                kernel_file!("ch09-fragments.cu"),
+/// A band's rows and a box's side in `tma_transpose`.
+const BOX: usize = 32;
+
+/// Sizes (rows, cols): one box, two rounds of the four stages, ragged both ways, many boxes.
+const TRANSPOSE_SIZES: [(usize, usize); 4] = [(32, 32), (64, 256), (33, 45), (100, 1000)];
+
+/// Floats past the end of `out` that must stay poisoned.
+const OUT_MARGIN: usize = 1024;
+
+/// The transpose of `x` (rows × cols, row-major) that `launcher` computes, as bits.
+fn transposed(
+    gpu: &Gpu,
+    launcher: &TransposeLauncher,
+    x: &[f32],
+    (rows, cols): (usize, usize),
+) -> Result<Vec<u32>, String> {
+    let s = &gpu.stream;
+    // Rows padded to a multiple of 4 floats (16 bytes, as the TMA needs), the padding NaN.
+    let pitch = cols.next_multiple_of(4);
+    let mut padded = vec![f32::NAN; rows * pitch];
+    for (row, from) in padded.chunks_mut(pitch).zip(x.chunks(cols)) {
+        row[..cols].copy_from_slice(from);
+    }
+    let in_dev = cuda(s.clone_htod(&padded), "copy the matrix to the GPU")?;
+    let shape = Tiled {
+        rows,
+        cols,
+        pitch,
+        box_rows: BOX,
+        box_cols: BOX,
+        swizzle: Swizzle::None,
+    };
+    let map = TensorMap::tiled(&in_dev, s, shape)?;
+    let mut out_dev = alloc_poisoned::<f32>(s, rows * cols + OUT_MARGIN);
+    let config = LaunchConfig {
+        grid_dim: (rows.div_ceil(BOX) as u32, 1, 1),
+        block_dim: (160, 1, 1),
+        shared_mem_bytes: 0,
+    };
+    // Each float read once and written once.
+    gpu.timed(Work::Bytes(8.0 * (rows * cols) as f64), || {
+        let launched = launcher.launch(
+            s,
+            config,
+            &map,
+            &mut out_dev.slice_mut(..rows * cols),
+            rows as i32,
+            cols as i32,
+        );
+        cuda(launched, &format!("launch {}", launcher.name))
+    })?;
+    let out = s.clone_dtoh(&out_dev).map_err(|e| {
+        let e = e.to_string();
+        match e.contains("LAUNCH_FAILED") {
+            true => format!(
+                "{} stopped itself on {rows} × {cols}: a stage's full or empty barrier never \
+                 completed its phase (a copy not started, a byte count that is not the box's, \
+                 or a wait on the wrong phase); the GPU said {e}",
+                launcher.name
             ),
-            |gpu, seed| {
-                let name = gpu.first_of(&["tile_products_exercise", "tile_products"])?;
-                check_fragments_gpu(gpu, name, seed)
-            },
-        )),
-    }]
+            false => format!("could not copy out from the GPU: {e}"),
+        }
+    })?;
+    if let Some(i) = out[rows * cols..]
+        .iter()
+        .position(|v| v.to_bits() != u32::MAX)
+    {
+        return Err(format!(
+            "out[{}] was written, past the end of its {rows} × {cols} floats",
+            rows * cols + i
+        ));
+    }
+    Ok(out[..rows * cols].iter().map(|v| v.to_bits()).collect())
+}
+
+fn check_transpose_gpu(gpu: &Gpu, name: &'static str, seed: u64) -> Result<(), String> {
+    let launcher = TransposeLauncher {
+        function: gpu.function(name)?,
+        name,
+    };
+    let mut rng = Rng::new(seed);
+    let fresh = (1 + rng.below(300) as usize, 1 + rng.below(2000) as usize);
+    for (rows, cols) in TRANSPOSE_SIZES.into_iter().chain([fresh]) {
+        let x = rng.vec_f32(rows * cols, -1.0, 1.0);
+        let out = transposed(gpu, &launcher, &x, (rows, cols))?;
+        // out[c][r] = x[r][c], bit for bit.
+        let wrong = |i: usize| out[i] != x[(i % rows) * cols + i / rows].to_bits();
+        let Some(first) = (0..rows * cols).find(|&i| wrong(i)) else {
+            continue;
+        };
+        let count = (0..rows * cols).filter(|&i| wrong(i)).count();
+        let (c, r) = (first / rows, first % rows);
+        let got = f32::from_bits(out[first]);
+        return Err(format!(
+            "out[{c}][{r}] ({rows} × {cols}) is {got}, expected in[{r}][{c}] = {}; {count} of \
+             {} entries are wrong (the box of in[{r}][{c}] is box {} of band {})",
+            x[r * cols + c],
+            rows * cols,
+            c / BOX,
+            r / BOX
+        ));
+    }
+    Ok(())
+}
+
+pub fn exercises(code: Code) -> Vec<Exercise> {
+    vec![
+        Exercise {
+            name: "fragments",
+            cpu: None,
+            gpu: Some(GpuPart::kernel(
+                code.pick(
+                    kernel_file!("ch09-exercise-fragments.cu"),
+                    kernel_file!("ch09-fragments.cu"),
+                ),
+                |gpu, seed| {
+                    let name = gpu.first_of(&["tile_products_exercise", "tile_products"])?;
+                    check_fragments_gpu(gpu, name, seed)
+                },
+            )),
+        },
+        Exercise {
+            name: "tma",
+            cpu: None,
+            gpu: Some(GpuPart::kernel(
+                code.pick(
+                    kernel_file!("ch09-exercise-tma.cu"),
+                    kernel_file!("ch09-tma-transpose.cu"),
+                ),
+                |gpu, seed| {
+                    let name = gpu.first_of(&["tma_transpose_exercise", "tma_transpose"])?;
+                    check_transpose_gpu(gpu, name, seed)
+                },
+            )),
+        },
+    ]
 }
