@@ -4,7 +4,8 @@
 //! Blocks marked `no_run` are compiled through a small cache, and a block whose text another
 //! block repeats runs once (see tests/skeptic.rs). A block marked `ignore` stops the build.
 //! Blocks marked `compile_fail` are left out here: `tests/compile_fail.rs` checks that they
-//! fail with the error the book shows.
+//! fail with the error the book shows. Blocks marked `ch10` are too: chapter 10's workspace
+//! (crates/ch10-rust-kernels) builds them, and `tests/book.rs` checks that they are its text.
 
 use std::path::PathBuf;
 
@@ -34,7 +35,11 @@ fn main() {
         // skeptic names each test after its file, so flatten `ch01-parallelism/races.md`.
         let flat = path.to_string_lossy().replace(['/', '\\', '-'], "_");
         let file = out.join(flat);
-        let text = chapter.content.replace("```rust,compile_fail", "```text");
+        // Chapter 10's listings are built by its own workspace (tests/book.rs checks that).
+        let text = chapter
+            .content
+            .replace("```rust,compile_fail", "```text")
+            .replace("```rust,ch10", "```text");
         // skeptic asks cargo to watch these files, and a file written while this script runs is
         // newer than the run: cargo would run the script (and recompile the crate) once more
         // next time. Date them in the past; the sources they come from are watched above.

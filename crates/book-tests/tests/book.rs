@@ -261,6 +261,40 @@ fn compile_fail_blocks_are_checked() -> Result<(), Failed> {
     Ok(())
 }
 
+/// A `rust,ch10` block shows code of chapter 10's own workspace (crates/ch10-rust-kernels), which
+/// skeptic cannot build here (build.rs leaves it out): its text must be found in a Rust file of
+/// that workspace, whose `cargo test` (scripts/ch10-check) builds it.
+fn ch10_blocks_are_built_by_their_workspace() -> Result<(), Failed> {
+    fn rust_files(dir: &std::path::Path, found: &mut Vec<String>) {
+        for entry in std::fs::read_dir(dir).into_iter().flatten().flatten() {
+            let path = entry.path();
+            if path.is_dir() && !path.ends_with("target") {
+                rust_files(&path, found);
+            } else if path.extension().is_some_and(|x| x == "rs") {
+                found.extend(std::fs::read_to_string(&path).ok());
+            }
+        }
+    }
+    let mut built = Vec::new();
+    rust_files(&root().join("crates/ch10-rust-kernels"), &mut built);
+    let fence = "```rust,ch10\n";
+    for (path, text) in expanded()? {
+        let mut rest = text.as_str();
+        while let Some(start) = rest.find(fence) {
+            let body = &rest[start + fence.len()..];
+            let end = body
+                .find("\n```")
+                .ok_or_else(|| format!("{path}: unclosed code block"))?;
+            let code = body[..end].trim_end();
+            if code.is_empty() || !built.iter().any(|file| file.contains(code)) {
+                return Err(format!("{path}: a rust,ch10 block is not text of a Rust file of crates/ch10-rust-kernels/, so nothing builds it").into());
+            }
+            rest = &body[end..];
+        }
+    }
+    Ok(())
+}
+
 fn attribute_values<'a>(html: &'a str, attribute: &str) -> Vec<&'a str> {
     let key = format!("{attribute}=\"");
     html.match_indices(&key)
@@ -355,6 +389,10 @@ fn main() {
         Trial::test(
             "book::compile_fail_blocks_are_checked",
             compile_fail_blocks_are_checked,
+        ),
+        Trial::test(
+            "book::ch10_blocks_are_built_by_their_workspace",
+            ch10_blocks_are_built_by_their_workspace,
         ),
         Trial::test("book::listings_show_no_plumbing", listings_show_no_plumbing),
     ];

@@ -2,8 +2,10 @@
 //! (a challenge or a practice; the key-points pages' discussions are questions, not code) has a
 //! `**Your turn:**` paragraph that names its starter files and the judge's command for one of
 //! its chapter's exercises, `cargo run --bin judge -- chNN EXERCISE`; each file or folder it
-//! names must exist, and so must the exercise. A chapter
-//! forked on its own is checked the same way: the test reads whichever chapter folders there are.
+//! names must exist, and so must the exercise. Chapter 10's exercises live in its own workspace,
+//! `crates/ch10-rust-kernels`, judged by that workspace's judge (the same command, run there).
+//! A chapter forked on its own is checked the same way: the test reads whichever chapter folders
+//! there are.
 //!
 //! Every `**Your turn:**` paragraph also says first, in one sentence, what the learner writes:
 //! the sentence (up to its first `. ` or `;` outside inline code) begins with one of [`VERBS`],
@@ -44,12 +46,16 @@ fn turns(page: &str) -> Vec<String> {
     found
 }
 
-/// Paths in inline code that point into the repository: `crates/examples/...` or `kernels/...`.
+/// Where learners' files are: the examples crate, the kernels, and chapter 10's workspace.
+const STARTER_PLACES: [&str; 3] = ["crates/examples/", "kernels/", "crates/ch10-rust-kernels/"];
+
+/// Paths in inline code that point into the repository: `crates/examples/...`, `kernels/...`
+/// or `crates/ch10-rust-kernels/...`.
 fn named_paths(text: &str) -> Vec<String> {
     text.split('`')
         .skip(1)
         .step_by(2)
-        .filter(|code| code.starts_with("crates/examples/") || code.starts_with("kernels/"))
+        .filter(|code| STARTER_PLACES.iter().any(|place| code.starts_with(place)))
         .map(str::to_string)
         .collect()
 }
@@ -148,9 +154,13 @@ fn chapters() -> Vec<(String, Vec<PathBuf>)> {
         .collect()
 }
 
-/// The exercises the judge knows in chapter `number` (`name: "..."` in its exercises/mod.rs).
+/// The exercises the judge knows in chapter `number`: each `name: "..."` of its exercises/mod.rs,
+/// which for chapter 10 is chapter 10's own judge's, in its workspace.
 fn exercise_names(number: &str) -> Vec<String> {
-    let list = root().join(format!("crates/examples/{number}/exercises/mod.rs"));
+    let list = match number {
+        "ch10" => root().join("crates/ch10-rust-kernels/cubecl/exercises/mod.rs"),
+        _ => root().join(format!("crates/examples/{number}/exercises/mod.rs")),
+    };
     let text = std::fs::read_to_string(list).unwrap_or_default();
     text.split("name: \"")
         .skip(1)
@@ -281,4 +291,18 @@ fn a_missing_starter_is_named() {
         named_paths(text),
         ["kernels/a.cu", "crates/examples/ch01/x.rs"]
     );
+    let ch10 = "**Your turn:** write `crates/ch10-rust-kernels/cubecl/exercises/x.rs`.";
+    assert_eq!(
+        named_paths(ch10),
+        ["crates/ch10-rust-kernels/cubecl/exercises/x.rs"]
+    );
+}
+
+#[test]
+fn chapter_10s_exercises_are_read_from_its_own_judge() {
+    // Chapter 10's judge lives in its workspace; a fork without that chapter has none.
+    let list = root().join("crates/ch10-rust-kernels/cubecl/exercises/mod.rs");
+    if list.exists() {
+        assert!(exercise_names("ch10").contains(&"plane".to_string()));
+    }
 }

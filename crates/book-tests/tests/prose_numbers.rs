@@ -35,8 +35,8 @@
 //! **A marker** is an HTML comment, invisible in the rendered book, placed after the numbers it
 //! stands for: `<!-- recorded: FILE "TEXT" -->`. FILE is a recording: a path under
 //! `crates/examples/`, written from there (`ch07/imaging_gpu.gpu.txt`: an output, a profile's
-//! `.log`), or a path under `results/`, written from the repository's root (`results/h200.md`);
-//! never a program's source. TEXT must occur on exactly one line of FILE, the line the marker
+//! `.log`), or a path under `results/` or chapter 10's workspace `crates/ch10-rust-kernels/`,
+//! written from the repository's root (`results/h200.md`); never a program's source. TEXT must occur on exactly one line of FILE, the line the marker
 //! names: a quotation rather than a line number, because a quotation survives lines being added
 //! above it in a new recording, and fails, rather than silently naming another line, when its
 //! line goes or is repeated. Where a recording repeats a label in several sections,
@@ -808,7 +808,7 @@ fn parse_marker(spec: &str) -> Option<Marker> {
         [after, text] => (Some(after.to_string()), text),
         _ => return None,
     };
-    let file = if file.starts_with("results/") {
+    let file = if file.starts_with("results/") || file.starts_with("crates/ch10-rust-kernels/") {
         file.to_string()
     } else {
         format!("crates/examples/{file}")

@@ -57,7 +57,9 @@ Usage: judge [CHAPTER [EXERCISE]] [--solutions] [--seed N] [--time-limit S]
 Judges the exercises of CHAPTER (ch01, ch02, ...; all chapters when none is given), or only
 EXERCISE: runs your code on the book's seed and on a fresh one, and prints per exercise
 `passed`, `not yet` or `failed: <reason>`, for its CPU part and, where there is one, its GPU part.
-Your files: crates/examples/chNN/exercises/*.rs and kernels/chNN-exercise-*.cu.
+Your files: crates/examples/chNN/exercises/*.rs and kernels/chNN-exercise-*.cu. Chapter 10's
+kernels are Rust, built by its own workspace, and so is its judge: run
+`cd crates/ch10-rust-kernels && cargo run --bin judge -- ch10 plane`.
 
   --solutions     judge the course's solutions instead of your files
   --seed N        the fresh seed (default: drawn from the clock, and printed)
@@ -351,8 +353,19 @@ fn main() {
     }
 }
 
+/// The command that judges chapter 10's challenge: its kernels are Rust that CubeCL compiles,
+/// which only its own workspace builds, so its judge lives there.
+const CH10_JUDGE: &str = "cd crates/ch10-rust-kernels && cargo run --bin judge -- ch10 plane";
+
 /// The usual run: every part of the exercises asked for, each in a child process.
 fn judge_all(o: Options) {
+    let ch10 = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ch10-rust-kernels");
+    if o.chapter.as_deref() == Some("ch10") && ch10.exists() {
+        eprintln!(
+            "Error: chapter 10 has a judge of its own, in its own workspace: run `{CH10_JUDGE}`."
+        );
+        std::process::exit(2)
+    }
     if CHAPTERS.is_empty() {
         // A project forked from a chapter without exercises.
         println!("No chapter here has exercises.");

@@ -160,6 +160,29 @@ fn one_exercise_and_bad_arguments() -> Result<(), Failed> {
     Ok(())
 }
 
+/// `judge ch10` names chapter 10's own judge (in its own workspace) in one sentence, and exits
+/// 2; a project forked without chapter 10 has nothing to name.
+fn ch10_names_its_own_judge() -> Result<(), Failed> {
+    let ch10 = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../ch10-rust-kernels");
+    if !ch10.exists() {
+        return Ok(());
+    }
+    let out = Command::new(env!("CARGO_BIN_EXE_judge"))
+        .args(["ch10", "plane"])
+        .output()
+        .map_err(|e| e.to_string())?;
+    let said = String::from_utf8_lossy(&out.stderr);
+    let command = "cd crates/ch10-rust-kernels && cargo run --bin judge -- ch10 plane";
+    if out.status.code() != Some(2) || said.lines().count() != 1 || !said.contains(command) {
+        return Err(format!(
+            "`judge ch10 plane` must exit 2 with one sentence giving `{command}`, not {:?}: {said}",
+            out.status.code()
+        )
+        .into());
+    }
+    Ok(())
+}
+
 fn main() {
     let args = Arguments::from_args();
     let mut trials = trials_of("solutions", &["--solutions"], "passed");
@@ -167,6 +190,10 @@ fn main() {
     trials.push(Trial::test(
         "judge::one-exercise-and-bad-arguments",
         one_exercise_and_bad_arguments,
+    ));
+    trials.push(Trial::test(
+        "judge::ch10-names-its-own-judge",
+        ch10_names_its_own_judge,
     ));
     let conclusion = libtest_mimic::run(&args, trials);
     protocol::report_skipped(conclusion.num_ignored, "judge tests");

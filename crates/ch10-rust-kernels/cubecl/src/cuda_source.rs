@@ -12,7 +12,7 @@ use cubecl::cuda::CudaCompiler;
 use cubecl::prelude::*;
 use cubecl::{Compiler, ExecutionMode};
 
-use crate::reduce::sum_planes;
+use crate::reduce::{Shuffles, sum_planes};
 
 type Options = <CudaCompiler as Compiler>::CompilationOptions;
 
@@ -34,7 +34,7 @@ pub fn sum_planes_source() -> Result<String, String> {
     let x = <Array<Vector<f32, sum_planes::N>> as LaunchArg>::expand(&arg, &mut builder);
     let total = <Array<Atomic<f32>> as LaunchArg>::expand_output(&arg, &mut builder);
     // The plane size is 32 on every NVIDIA GPU: at most 256 / 32 planes per cube.
-    sum_planes::expand::<sum_planes::N>(&mut builder.scope, WIDTH, x, total, 8, false);
+    sum_planes::expand::<sum_planes::N, Shuffles>(&mut builder.scope, WIDTH, x, total, 8);
     let definition = builder.build(settings);
 
     // What cubecl-cuda's runtime sets for compute capability 9.0 with CUDA 13.

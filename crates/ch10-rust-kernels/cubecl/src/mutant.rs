@@ -1,6 +1,8 @@
 //! Deliberately broken kernels, to prove that the checks catch them. `COURSE_MUTANT=NAME` is read
-//! when a kernel is built: the host passes it to the kernel as a comptime flag, so the same
-//! binary JIT-compiles the broken version, on CUDA and on wgpu alike.
+//! when a kernel is built: the host passes it to the kernel as a comptime flag, or as a type
+//! parameter (the block sum's plane step, `reduce::HalfPlane`), so the same binary JIT-compiles
+//! the broken version, on CUDA and on wgpu alike. The chapter's judge has wrong answers of its
+//! own, named the same way (`exercises/mod.rs`).
 
 use course::cli::fail;
 

@@ -4,6 +4,7 @@
 //! unit adds the cube's sum to the total. Its C++ twin is `sum_shuffle` of
 //! `kernels/ch06-block-reduce.cu` on one wave of blocks, the fastest sum of chapter 6.
 
+use std::marker::PhantomData;
 use std::sync::Arc;
 
 use course::compare::{verdict, within_bound};
@@ -31,12 +32,9 @@ pub const SIZE: ProblemSize = ProblemSize {
 // ANCHOR: plane
 /// The sum of `v` over the plane, complete in its first unit: five shuffles on a plane of 32.
 #[cube]
-fn plane_total(v: f32, #[comptime] drop_half: bool) -> f32 {
+pub fn plane_total(v: f32) -> f32 {
     let mut sum = v;
     let mut offset = PLANE_DIM / 2;
-    if drop_half {
-        offset = PLANE_DIM / 4; // the mutant: the upper half of the plane is never added in
-    }
     while offset > 0 {
         sum += plane_shuffle_down(sum, offset);
         offset /= 2;
@@ -45,15 +43,49 @@ fn plane_total(v: f32, #[comptime] drop_half: bool) -> f32 {
 }
 // ANCHOR_END: plane
 
+/// The plane step of [`sum_planes`]: the course's [`plane_total`] ([`Shuffles`]), the mutant
+/// [`HalfPlane`], or, in the chapter's judge (`judge/main.rs`), the learner's.
+#[cube]
+pub trait PlaneStep: 'static + Send + Sync {
+    fn total(v: f32) -> f32;
+}
+
+/// The course's plane step, [`plane_total`].
+pub struct Shuffles;
+
+#[cube]
+impl PlaneStep for Shuffles {
+    fn total(v: f32) -> f32 {
+        plane_total(v)
+    }
+}
+
+/// The mutant `reduce-half-plane`: the shuffles start at a quarter of the plane, so its upper
+/// half is never added in.
+pub struct HalfPlane;
+
+#[cube]
+impl PlaneStep for HalfPlane {
+    fn total(v: f32) -> f32 {
+        let mut sum = v;
+        let mut offset = PLANE_DIM / 4;
+        while offset > 0 {
+            sum += plane_shuffle_down(sum, offset);
+            offset /= 2;
+        }
+        sum
+    }
+}
+
 // ANCHOR: kernel
-/// Adds the sum of `x` to `total[0]`. `max_planes`: the most planes a cube can hold (its units
-/// over the smallest plane size of the device).
+/// Adds the sum of `x` to `total[0]`, each plane's share added up by the plane step `S`.
+/// `max_planes`: the most planes a cube can hold (its units over the smallest plane size of the
+/// device).
 #[cube(launch_unchecked)]
-pub fn sum_planes<N: Size>(
+pub fn sum_planes<N: Size, S: PlaneStep>(
     x: &Array<Vector<f32, N>>,
     total: &mut Array<Atomic<f32>>,
     #[comptime] max_planes: usize,
-    #[comptime] drop_half: bool,
 ) {
     // Level zero: vectors i, i + stride, i + 2 stride, ..., then the lanes of the vector.
     let mut share = Vector::<f32, N>::new(0.0);
@@ -70,7 +102,7 @@ pub fn sum_planes<N: Size>(
     }
 
     // Level one: each plane's sum, in registers, then in shared memory.
-    v = plane_total(v, drop_half);
+    v = S::total(v);
     let mut plane_sums = SharedMemory::<f32>::new(max_planes);
     let plane = UNIT_POS / PLANE_DIM;
     if UNIT_POS_PLANE == 0 {
@@ -88,7 +120,7 @@ pub fn sum_planes<N: Size>(
             w += plane_sums[p as usize];
             p += PLANE_DIM;
         }
-        w = plane_total(w, drop_half);
+        w = S::total(w);
         if UNIT_POS_PLANE == 0 {
             total[0].fetch_add(w);
         }
@@ -109,15 +141,28 @@ const CUBE: u32 = 256;
 /// Cubes on wgpu, where no occupancy is asked: a few per core of a CPU, or per unit of a GPU.
 const WGPU_CUBES: u32 = 64;
 
-/// Launches of the CubeCL sum on one input.
-struct CubeclSum<'a, R: Runtime> {
+/// The bound on the relative error of a float32 sum against the float64 sum.
+pub const BOUND: f64 = 1e-4;
+
+/// Launches of the CubeCL sum with the plane step `S`.
+struct CubeclSum<'a, R: Runtime, S: PlaneStep> {
     gpu: &'a Gpu<R>,
     cubes: u32,
     max_planes: usize,
-    drop_half: bool,
+    step: PhantomData<S>,
 }
 
-impl<R: Runtime> CubeclSum<'_, R> {
+impl<'a, R: Runtime, S: PlaneStep> CubeclSum<'a, R, S> {
+    fn new(gpu: &'a Gpu<R>, cubes: u32) -> Self {
+        let smallest_plane = gpu.client.properties().hardware.plane_size_min;
+        CubeclSum {
+            gpu,
+            cubes,
+            max_planes: (CUBE / smallest_plane) as usize,
+            step: PhantomData,
+        }
+    }
+
     /// Queue one sum of `x` (`n` floats) into `total`.
     fn launch(&self, x: &cubecl::server::Handle, n: usize, total: &cubecl::server::Handle) {
         let width = vector_width(n);
@@ -125,7 +170,7 @@ impl<R: Runtime> CubeclSum<'_, R> {
         // vectors); the kernel reads below x.len() only, writes total[0] only, and its shared
         // array holds `max_planes` sums.
         unsafe {
-            sum_planes::launch_unchecked::<R>(
+            sum_planes::launch_unchecked::<S, R>(
                 &self.gpu.client,
                 CubeCount::Static(self.cubes, 1, 1),
                 CubeDim::new_1d(CUBE),
@@ -133,7 +178,6 @@ impl<R: Runtime> CubeclSum<'_, R> {
                 ArrayArg::from_raw_parts(x.clone(), n),
                 ArrayArg::from_raw_parts(total.clone(), 1),
                 self.max_planes,
-                self.drop_half,
             )
         }
     }
@@ -154,7 +198,20 @@ fn vector_width(n: usize) -> usize {
         .unwrap_or(1)
 }
 
+/// The sum of `x` by `sum_planes` with the plane step `S`, on as many cubes as `reduce` takes on
+/// wgpu: how the chapter's judge checks a learner's step.
+pub fn sum_with<S: PlaneStep, R: Runtime>(gpu: &Gpu<R>, x: &[f32]) -> f32 {
+    CubeclSum::<R, S>::new(gpu, WGPU_CUBES).sum(&gpu.upload(x), x.len())
+}
+
 pub fn run<R: Runtime>(gpu: &Gpu<R>, n: usize, seed: u64) {
+    match mutant::is("reduce-half-plane") {
+        true => run_with::<R, HalfPlane>(gpu, n, seed),
+        false => run_with::<R, Shuffles>(gpu, n, seed),
+    }
+}
+
+fn run_with<R: Runtime, S: PlaneStep>(gpu: &Gpu<R>, n: usize, seed: u64) {
     let x = Rng::new(seed).vec_f32(n, 0.0, 1.0);
     println!("{n} floats in [0, 1) ({} MiB), seed {seed}", (n * 4) >> 20);
     let started = std::time::Instant::now();
@@ -170,13 +227,7 @@ pub fn run<R: Runtime>(gpu: &Gpu<R>, n: usize, seed: u64) {
     println!("CPU, rayon: {}", fmt_ms(cpu_ms));
 
     let cubes = gpu.cuda.as_ref().map_or(WGPU_CUBES, twin_one_wave);
-    let hardware = &gpu.client.properties().hardware;
-    let sum = CubeclSum {
-        gpu,
-        cubes,
-        max_planes: (CUBE / hardware.plane_size_min) as usize,
-        drop_half: mutant::is("reduce-half-plane"),
-    };
+    let sum = CubeclSum::<R, S>::new(gpu, cubes);
     let machine = if gpu.cuda.is_some() {
         " (this machine)"
     } else {
@@ -220,7 +271,7 @@ fn check(who: &str, got: f32, want: f64, known: f32) {
     let (line, _) = within_bound(
         &format!("{who} sum {got:.1}, relative error against the float64 sum"),
         (got as f64 - want) / want,
-        1e-4,
+        BOUND,
     );
     println!("{line}");
     println!(
