@@ -65,13 +65,13 @@ fn main() {
     let call_ms = ms_since(start);
     // The borrow of `host` ended with the call, so the compiler lets the host write it at once.
     host.fill(2);
+    // ANCHOR_END: pageable
     let got = stream.clone_dtoh(&dev).or_exit("copy from the GPU");
     println!("  memcpy_htod returned after {}", fmt_ms(call_ms));
     println!(
         "  then the host wrote 2s into the Vec; the GPU holds the 1s of the call: {}",
         verdict(got.iter().all(|&v| v == 1))
     );
-    // ANCHOR_END: pageable
 
     // ANCHOR: raw
     println!("the raw copy (unsafe) from the pinned buffer, which records no event:");

@@ -59,6 +59,7 @@ fn main() {
     }
     .or_exit("launch wait_then_fill");
     a.memcpy_htod(&pinned, &mut dev).or_exit("copy to the GPU");
+    // ANCHOR_END: pinned
     let copied = a.record_event(None).or_exit("record an event");
     let start = Instant::now();
     drop(pinned);
@@ -73,7 +74,6 @@ fn main() {
         "  the GPU holds the buffer's 5s: {}",
         verdict(got.iter().all(|&v| v == 5))
     );
-    // ANCHOR_END: pinned
 
     println!("device memory dropped while a kernel on another stream will read it:");
     report(read_after_drop(&ctx, &k, &a, &b, false), Expect::FivesOnly);
