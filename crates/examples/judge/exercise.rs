@@ -69,6 +69,23 @@ impl GpuPart {
         }
     }
 
+    /// A part whose answer is the kernel file alone, where the starter's kernel and the
+    /// solution's are named apart: `check` gets the name of the one in the file judged. (Not by
+    /// trying names: a name the module lacks is a failed driver call, which compute-sanitizer
+    /// reports as an error.)
+    pub fn named_kernel(
+        code: Code,
+        starter: (KernelFile, &'static str),
+        solution: (KernelFile, &'static str),
+        check: fn(&Gpu, &'static str, u64) -> Result<(), String>,
+    ) -> GpuPart {
+        let (kernel, name) = code.pick(starter, solution);
+        GpuPart {
+            check: Box::new(move |gpu, seed, _| check(gpu, name, seed)),
+            ..GpuPart::kernel(kernel, |_, _| Ok(()))
+        }
+    }
+
     /// A part whose answer is the kernel file and what the learner's function `answer` says
     /// for the arguments `asked(seed)`; `check` reads those answers through its third
     /// argument (which panics, a failed check, on an argument the plan has no answer for).
@@ -201,17 +218,6 @@ impl Gpu {
         self.module
             .load_function(name)
             .map_err(|e| format!("the kernel file has no kernel `{name}` ({e})"))
-    }
-
-    /// The first of `names` that the kernel file defines: the starter's kernel and the
-    /// solution's may be named apart.
-    pub fn first_of(&self, names: &[&'static str]) -> Result<&'static str, String> {
-        let found = names
-            .iter()
-            .find(|name| self.module.load_function(name).is_ok());
-        found
-            .copied()
-            .ok_or_else(|| format!("the kernel file has no kernel `{}`", names.join("` or `")))
     }
 
     /// Runs `launch`; in a timed run, between two CUDA events, and keeps the time.

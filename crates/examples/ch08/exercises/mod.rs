@@ -230,30 +230,27 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         Exercise {
             name: "blocking_2d",
             cpu: None,
-            gpu: Some(GpuPart::kernel(
-                code.pick(
+            gpu: Some(GpuPart::named_kernel(
+                code,
+                (
                     kernel_file!("ch08-exercise-blocking.cu"),
-                    kernel_file!("ch08-sgemm.cu"),
+                    "sgemm_2d_blocking_exercise",
                 ),
-                |gpu, seed| {
-                    let name =
-                        gpu.first_of(&["sgemm_2d_blocking_exercise", "sgemm_2d_blocking"])?;
-                    check_blocking_gpu(gpu, name, seed)
-                },
+                (kernel_file!("ch08-sgemm.cu"), "sgemm_2d_blocking"),
+                check_blocking_gpu,
             )),
         },
         Exercise {
             name: "lookback",
             cpu: None,
-            gpu: Some(GpuPart::kernel(
-                code.pick(
+            gpu: Some(GpuPart::named_kernel(
+                code,
+                (
                     kernel_file!("ch08-exercise-lookback.cu"),
-                    kernel_file!("ch08-scan.cu"),
+                    "scan_lookback_exercise",
                 ),
-                |gpu, seed| {
-                    let name = gpu.first_of(&["scan_lookback_exercise", "scan_lookback"])?;
-                    check_lookback_gpu(gpu, name, seed)
-                },
+                (kernel_file!("ch08-scan.cu"), "scan_lookback"),
+                check_lookback_gpu,
             )),
         },
     ]

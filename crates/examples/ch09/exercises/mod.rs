@@ -300,33 +300,27 @@ pub fn exercises(code: Code) -> Vec<Exercise> {
         Exercise {
             name: "fragments",
             cpu: None,
-            gpu: Some(GpuPart::kernel(
-                code.pick(
+            gpu: Some(GpuPart::named_kernel(
+                code,
+                (
                     kernel_file!("ch09-exercise-fragments.cu"),
-                    kernel_file!("ch09-fragments.cu"),
+                    "tile_products_exercise",
                 ),
-                // The kernel's name by the file judged, not by trying names: a name the
-                // module lacks is a failed driver call, which compute-sanitizer reports.
-                code.pick::<fn(&Gpu, u64) -> Result<(), String>>(
-                    |gpu, seed| check_fragments_gpu(gpu, "tile_products_exercise", seed),
-                    |gpu, seed| check_fragments_gpu(gpu, "tile_products", seed),
-                ),
+                (kernel_file!("ch09-fragments.cu"), "tile_products"),
+                check_fragments_gpu,
             )),
         },
         Exercise {
             name: "tma",
             cpu: None,
-            gpu: Some(GpuPart::kernel(
-                code.pick(
+            gpu: Some(GpuPart::named_kernel(
+                code,
+                (
                     kernel_file!("ch09-exercise-tma.cu"),
-                    kernel_file!("ch09-tma-transpose.cu"),
+                    "tma_transpose_exercise",
                 ),
-                // The kernel's name by the file judged, not by trying names: a name the
-                // module lacks is a failed driver call, which compute-sanitizer reports.
-                code.pick::<fn(&Gpu, u64) -> Result<(), String>>(
-                    |gpu, seed| check_transpose_gpu(gpu, "tma_transpose_exercise", seed),
-                    |gpu, seed| check_transpose_gpu(gpu, "tma_transpose", seed),
-                ),
+                (kernel_file!("ch09-tma-transpose.cu"), "tma_transpose"),
+                check_transpose_gpu,
             )),
         },
     ]
