@@ -11,6 +11,8 @@
 
 pub mod cases;
 pub mod compare;
+#[cfg(feature = "compile-fail")]
+pub mod compile_fail;
 pub mod limits;
 pub mod mutants;
 
