@@ -54,6 +54,19 @@ for c in $cases; do
     cp "$c" "gpu-bundle/cases/$rel"
 done
 [ -f crates/examples/sanitizer-expected.txt ] && cp crates/examples/sanitizer-expected.txt gpu-bundle/cases/
+# Chapter 10's programs (the CubeCL kernels, the ownership programs) and their CUDA recordings,
+# built by the chapter's own workspace; stripped, as CubeCL's program is large.
+ch10=crates/ch10-rust-kernels
+if [ -d "$ch10" ]; then
+    ch10_cases=$(find "$ch10/cubecl/outputs" "$ch10/ownership/programs" -name '*.gpu.txt' | sort)
+    # shellcheck disable=SC2086 # one argument per case file
+    ch10_bins=$(target/debug/check-case --bins $ch10_cases | sort -u)
+    (cd "$ch10" && cargo build -q --release --bins)
+    mkdir -p gpu-bundle/cases/ch10
+    for b in $ch10_bins; do cp "$ch10/target/release/$b" gpu-bundle/bin/ && strip "gpu-bundle/bin/$b"; done
+    for c in $ch10_cases; do cp "$c" gpu-bundle/cases/ch10/; done
+    bins="$bins $ch10_bins"
+fi
 # The kernel mutations (gpu-check --mutations): each patch applied to a copy of kernels/, and
 # the files it changed, with the patch, in gpu-bundle/mutants/NAME/.
 for patch in mutations/gpu/*.patch; do
