@@ -23,10 +23,8 @@ variant() {
 variant stages4 4 ""
 variant stages3 3 ""
 variant persistent 4 PERSISTENT
-variant persistent3 3 PERSISTENT
 variant multicast 4 MULTICAST
-variant multicast3 3 MULTICAST
 variant tiles128x128 4 "TILES TILE_M=128 TILE_N=128"
 variant tiles128x192 4 "TILES TILE_M=128 TILE_N=192"
 variant tiles256x128 4 "TILES TILE_M=256 TILE_N=128"
-variant tiles128x256 4 "TILES TILE_M=128 TILE_N=256"
+variant tiles128x256 4 "TILES TILE_M=128 TILE_N=256" # the same kernel as persistent

@@ -5,84 +5,12 @@
 //
 // PERSISTENT: the first 132 blocks (the H100's SMs) loop over the tiles, in the grouped order,
 // and the rest return at once; the producer runs on into the next tile's slices while the
-// consumers store the last one. MULTICAST: clusters of two blocks along y, which share a
+// consumers store the last one. It is TILES below at 128 × 256. Runs 2 and 4 ran an earlier
+// copy of its own (commit daef245), which took its tiles from the grid: the same tiles at the
+// course's launch. MULTICAST: clusters of two blocks along y, which share a
 // column of tiles, and so B's slices: each block's producer copies two of B's four 64-column
 // boxes and multicasts them to both blocks; a stage is free once the consumers of both blocks
 // are done with it.
-
-#ifdef PERSISTENT
-__device__ __forceinline__ void tile_of(int id, int &row0, int &col0)
-{
-    int per_group = 8 * gridDim.x;
-    int first = id / per_group * 8, in_group = id % per_group;
-    int rows_here = min((int)gridDim.y - first, 8);
-    row0 = (first + in_group % rows_here) * BM, col0 = (in_group / rows_here) * BN;
-}
-
-extern "C" __global__ void __launch_bounds__(384, 1) hopper_tuned_variant(
-    const __grid_constant__ CUtensorMap a_map, const __grid_constant__ CUtensorMap b_map,
-    float *c, int m, int n, int k)
-{
-    const int WORKERS = 132;
-    int me = blockIdx.y * gridDim.x + blockIdx.x, tiles = gridDim.x * gridDim.y;
-    if (me >= WORKERS)
-        return;
-    extern __shared__ u8 raw[];
-    __shared__ __align__(8) u64 full[STAGES], empty[STAGES];
-    u8 *stages = aligned_stages(raw);
-    int t = threadIdx.x, group = t / 128;
-    int slices = (k + BK - 1) / BK;
-    if (t == 0) {
-        for (int s = 0; s < STAGES; ++s) {
-            barrier_init(&full[s], 1);
-            barrier_init(&empty[s], 2);
-        }
-        asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-    }
-    __syncthreads();
-    if (group == 0) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;\n");
-        if (t == 0) {
-            int it = 0;
-            for (int tile = me; tile < tiles; tile += WORKERS) {
-                int row0, col0;
-                tile_of(tile, row0, col0);
-                for (int slice = 0; slice < slices; ++slice, ++it) {
-                    int s = it % STAGES;
-                    if (it >= STAGES)
-                        wait_for(&empty[s], (it / STAGES - 1) & 1);
-                    u8 *stage = stages + s * STAGE_BYTES;
-                    arrive_expecting(&full[s], STAGE_BYTES);
-                    tma_load(stage, &a_map, slice * BK, row0, &full[s]);
-                    for (int j = 0; j < BN / 64; ++j)
-                        tma_load(stage + A_BYTES + j * 64 * BK * 2, &b_map, col0 + 64 * j,
-                                 slice * BK, &full[s]);
-                }
-            }
-        }
-        return;
-    }
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;\n");
-    int half = group - 1, it = 0;
-    for (int tile = me; tile < tiles; tile += WORKERS) {
-        int row0, col0;
-        tile_of(tile, row0, col0);
-        float d[128] = {};
-        for (int slice = 0; slice < slices; ++slice, ++it) {
-            int s = it % STAGES;
-            wait_for(&full[s], (it / STAGES) & 1);
-            multiply_slice(d, stages + s * STAGE_BYTES, half);
-            wgmma_wait<1>();
-            if (t % 128 == 0 && slice > 0)
-                arrive(&empty[(it - 1) % STAGES]);
-        }
-        wgmma_wait<0>();
-        if (t % 128 == 0 && slices > 0)
-            arrive(&empty[(it - 1) % STAGES]);
-        store(c, d, m, n, row0 + 64 * half, col0, t % 128);
-    }
-}
-#endif
 
 #ifdef MULTICAST
 __device__ __forceinline__ unsigned peer_address(const void *p, unsigned rank)
@@ -171,15 +99,21 @@ extern "C" __global__ void __cluster_dims__(1, 2, 1) __launch_bounds__(384, 1)
 
 // TILES: the tile shape. Each block computes TILE_M × TILE_N tiles of C (TILE_M 128 or 256,
 // TILE_N a multiple of 64 up to 256), its two consumers TILE_M/2 rows each, in the persistent
-// schedule above (at most 132 blocks looping over the tiles in the grouped order), with as many
-// stages as the course's launch gives shared memory for (STAGES * 48 KiB). The host's tensor
-// maps are the course's (A in 128 × 64 boxes, B in 64 × 64 boxes): a 256-row tile takes two
-// of A's boxes, a 128-column tile two of B's.
+// schedule described at the top (at most 132 blocks looping over the tiles in the grouped
+// order), with as many stages as the course's launch gives shared memory for (STAGES * 48
+// KiB). The host's tensor maps are the course's (A in 128 × 64 boxes, B in 64 × 64 boxes): a
+// 256-row tile takes two of A's boxes, a 128-column tile two of B's.
+#ifdef PERSISTENT
+#define TILES
+#define TILE_M 128
+#define TILE_N 256
+#endif
+
 #ifdef TILES
 constexpr int TM = TILE_M, TN = TILE_N, WM = TM / 2;
 constexpr int TA_BYTES = TM * BK * 2, TSTAGE = TA_BYTES + BK * TN * 2;
 constexpr int TSTAGES = STAGES * 49152 / TSTAGE;
-static_assert(TSTAGE % 1024 == 0, "each stage starts at a multiple of 1024 bytes, as the swizzle needs");
+static_assert(TSTAGE % 1024 == 0, "each stage starts 1024-byte aligned, as the swizzle needs");
 
 template <int N> __device__ __forceinline__ void wgmma_64xN(float *d, u64 a, u64 b);
 template <> __device__ __forceinline__ void wgmma_64xN<256>(float *d, u64 a, u64 b)
@@ -306,7 +240,8 @@ extern "C" __global__ void __launch_bounds__(384, 1) hopper_tuned_variant(
                     u8 *stage = stages + s * TSTAGE;
                     arrive_expecting(&full[s], TSTAGE);
                     for (int i = 0; i < TM / 128; ++i)
-                        tma_load(stage + i * A_BYTES, &a_map, slice * BK, row0 + 128 * i, &full[s]);
+                        tma_load(stage + i * A_BYTES, &a_map, slice * BK, row0 + 128 * i,
+                                 &full[s]);
                     for (int j = 0; j < TN / 64; ++j)
                         tma_load(stage + TA_BYTES + j * 64 * BK * 2, &b_map, col0 + 64 * j,
                                  slice * BK, &full[s]);
@@ -330,8 +265,10 @@ extern "C" __global__ void __launch_bounds__(384, 1) hopper_tuned_variant(
             for (int kk = 0; kk < BK / 16; ++kk) {
                 u64 b = descriptor(stage + TA_BYTES + kk * 16 * 128, 64 * 128, 1024);
 #pragma unroll
-                for (int i = 0; i < WM / 64; ++i)
-                    wgmma_64xN<TN>(d[i], descriptor(stage + (half * WM + 64 * i) * 128 + kk * 32, 16, 1024), b);
+                for (int i = 0; i < WM / 64; ++i) {
+                    const u8 *rows = stage + (half * WM + 64 * i) * 128;
+                    wgmma_64xN<TN>(d[i], descriptor(rows + kk * 32, 16, 1024), b);
+                }
             }
             wgmma_commit();
             wgmma_wait<1>();
