@@ -157,8 +157,13 @@ fn main() {
         .unwrap_or_else(|| PathBuf::from("."));
     let (bin_dir, case_dir) = (here.join("bin"), here.join("cases"));
     let mut cases: Vec<Case> = Vec::new();
+    let mut left_out: Vec<(String, &str)> = Vec::new();
     for path in find_cases(&case_dir) {
         match Case::read(&path, &case_dir) {
+            Ok(case) if sanitize && limits::not_sanitized(&case.bin).is_some() => {
+                let why = limits::not_sanitized(&case.bin).unwrap_or_default();
+                left_out.push((case.name, why));
+            }
             // The host cases (CPU programs recorded on this machine's CPU) only in the output
             // check: they launch no kernel to sanitize or mutate.
             Ok(case) if case.gpu || (case.host && !sanitize && !mutations) => cases.push(case),
@@ -188,7 +193,12 @@ fn main() {
                 eprintln!("Error: {e}.");
                 std::process::exit(1)
             });
-        let (tally, lines) = run_sanitizer(&cases, &bin_dir, &expected);
+        let (tally, mut lines) = run_sanitizer(&cases, &bin_dir, &expected);
+        for (name, why) in &left_out {
+            let line = format!("left out {name}: {why}");
+            println!("{line}");
+            lines.push(line);
+        }
         let summary = format!("{}\n{}\n", lines.join("\n"), tally.summary());
         if let Err(e) = std::fs::write(out.join("sanitizer.txt"), summary) {
             eprintln!("Error: cannot write sanitizer.txt: {e}.");
