@@ -107,6 +107,27 @@ impl Tally {
     }
 }
 
+/// What a run does with a case.
+#[derive(Debug, PartialEq)]
+enum Pick {
+    Check,
+    /// Leave it out, saying why (`limits::NOT_SANITIZED`).
+    LeaveOut(&'static str),
+    /// Not this run's kind of case, silently.
+    PassOver,
+}
+
+/// Every run checks the GPU cases, except that `--sanitize` leaves out the programs
+/// `limits::NOT_SANITIZED` lists; the host cases (CPU programs recorded on this machine's CPU)
+/// only in the output check: they launch no kernel to sanitize or mutate.
+fn pick(case: &Case, sanitize: bool, mutations: bool) -> Pick {
+    match limits::not_sanitized(&case.bin) {
+        Some(why) if sanitize => Pick::LeaveOut(why),
+        _ if case.gpu || (case.host && !sanitize && !mutations) => Pick::Check,
+        _ => Pick::PassOver,
+    }
+}
+
 /// The line for a case whose program stopped with a skip's exit status: a failure when it
 /// found no GPU (the GPU check runs only where there is one), else a skip with its name.
 fn skipped_or_failed(tally: &mut Tally, missing: Missing, name: &str, sentence: &str) -> String {
@@ -160,14 +181,11 @@ fn main() {
     let mut left_out: Vec<(String, &str)> = Vec::new();
     for path in find_cases(&case_dir) {
         match Case::read(&path, &case_dir) {
-            Ok(case) if sanitize && limits::not_sanitized(&case.bin).is_some() => {
-                let why = limits::not_sanitized(&case.bin).unwrap_or_default();
-                left_out.push((case.name, why));
-            }
-            // The host cases (CPU programs recorded on this machine's CPU) only in the output
-            // check: they launch no kernel to sanitize or mutate.
-            Ok(case) if case.gpu || (case.host && !sanitize && !mutations) => cases.push(case),
-            Ok(_) => {}
+            Ok(case) => match pick(&case, sanitize, mutations) {
+                Pick::Check => cases.push(case),
+                Pick::LeaveOut(why) => left_out.push((case.name, why)),
+                Pick::PassOver => {}
+            },
             Err(e) => {
                 eprintln!("Error: {e}");
                 std::process::exit(1);
@@ -723,6 +741,31 @@ mod tests {
     }
 
     use super::*;
+
+    #[test]
+    fn only_the_sanitizer_run_leaves_out_the_listed_programs_and_says_why() {
+        let case = |bin: &str, gpu: bool, host: bool| Case {
+            name: format!("chNN/{bin}"),
+            path: PathBuf::new(),
+            bin: bin.into(),
+            args: Vec::new(),
+            env: Vec::new(),
+            expected: String::new(),
+            gpu,
+            host,
+        };
+        let listed = case(limits::NOT_SANITIZED[0].0, true, false);
+        let why = limits::NOT_SANITIZED[0].1;
+        assert_eq!(pick(&listed, true, false), Pick::LeaveOut(why));
+        assert_eq!(pick(&listed, false, false), Pick::Check);
+        assert_eq!(pick(&listed, false, true), Pick::Check);
+        let other = case("adder_gpu", true, false);
+        assert_eq!(pick(&other, true, false), Pick::Check);
+        let host = case("add_rayon", false, true);
+        assert_eq!(pick(&host, false, false), Pick::Check);
+        assert_eq!(pick(&host, true, false), Pick::PassOver);
+        assert_eq!(pick(&host, false, true), Pick::PassOver);
+    }
 
     #[test]
     fn no_gpu_on_the_gpu_machine_fails_and_too_little_memory_is_a_named_skip() {
